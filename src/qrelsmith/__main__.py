@@ -1,0 +1,5 @@
+"""``python -m qrelsmith``."""
+
+from .cli import entry
+
+entry()

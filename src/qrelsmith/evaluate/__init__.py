@@ -1,0 +1,1 @@
+"""qrelsmith.evaluate."""

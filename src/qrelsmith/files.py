@@ -1,0 +1,87 @@
+"""Small file helpers shared by the stages that touch disk: atomic writes and JSON lines.
+
+Every output is written to a temporary file in the target folder and renamed into place, so an
+interrupted run never leaves a half-written file under its final name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from pydantic import BaseModel
+
+from .errors import DataError
+
+
+def dumps(value: Any) -> str:
+    """JSON as UTF-8 text without ASCII escaping (Japanese stays readable), keys in given order."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json")
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+@contextlib.contextmanager
+def atomic_open(path: str | Path, newline: str | None = "\n", encoding: str = "utf-8") -> Iterator[IO[str]]:
+    """Open ``path`` for writing text; the file appears under its name only on success."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline=newline) as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` atomically as UTF-8."""
+    with atomic_open(path) as handle:
+        handle.write(text)
+
+
+def write_json(path: str | Path, value: Any) -> None:
+    """Write one JSON document, indented, atomically."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json")
+    write_text(path, json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+
+
+def write_jsonl(path: str | Path, records: Iterable[Any]) -> int:
+    """Write one JSON value per line, atomically; returns the number of lines."""
+    count = 0
+    with atomic_open(path) as handle:
+        for record in records:
+            handle.write(dumps(record))
+            handle.write("\n")
+            count += 1
+    return count
+
+
+def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
+    """Yield the objects of a JSON-lines file; a bad line raises DataError naming it."""
+    try:
+        handle = open(path, encoding="utf-8-sig")
+    except OSError as exc:
+        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    with handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise DataError(f"{path}:{number}: not valid JSON: {exc.msg}") from exc
+            if not isinstance(value, dict):
+                raise DataError(f"{path}:{number}: expected a JSON object")
+            yield value
