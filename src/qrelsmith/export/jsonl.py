@@ -1,0 +1,31 @@
+"""corpus.jsonl, golden.jsonl and report.json."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..files import write_json, write_jsonl
+from ..models import CorpusRecord, GoldenQuery, Report
+
+CORPUS = "corpus.jsonl"
+GOLDEN = "golden.jsonl"
+REPORT = "report.json"
+
+
+def write_corpus(folder: Path, corpus: Sequence[CorpusRecord]) -> None:
+    """One section a line."""
+    write_jsonl(folder / CORPUS, corpus)
+
+
+def write_golden(
+    folder: Path, corpus: Sequence[CorpusRecord], queries: Sequence[GoldenQuery]
+) -> None:
+    """One query a line (the corpus is not needed: the grade-2 targets are in the query)."""
+    del corpus
+    write_jsonl(folder / GOLDEN, queries)
+
+
+def write_report(folder: Path, report: Report) -> None:
+    """Counts, skipped pages, rejected rows and the manifest."""
+    write_json(folder / REPORT, report)
