@@ -33,14 +33,10 @@ class BuildOptions(_Options):
     article_selectors: list[str] = Field(default_factory=lambda: list(patterns.ARTICLE_SELECTORS))
     drop_tags: list[str] = Field(default_factory=lambda: list(patterns.DROP_TAGS))
     section_level: int = Field(default=patterns.SECTION_LEVEL, ge=1, le=6)
-    excluded_headings: list[str] = Field(
-        default_factory=lambda: list(patterns.EXCLUDED_HEADINGS)
-    )
+    excluded_headings: list[str] = Field(default_factory=lambda: list(patterns.EXCLUDED_HEADINGS))
     query_headers: list[str] = Field(default_factory=lambda: list(patterns.QUERY_HEADERS))
     answer_headers: list[str] = Field(default_factory=lambda: list(patterns.ANSWER_HEADERS))
-    reference_headers: list[str] = Field(
-        default_factory=lambda: list(patterns.REFERENCE_HEADERS)
-    )
+    reference_headers: list[str] = Field(default_factory=lambda: list(patterns.REFERENCE_HEADERS))
     reference_separators: list[str] = Field(
         default_factory=lambda: list(patterns.REFERENCE_SEPARATORS)
     )

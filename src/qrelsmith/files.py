@@ -27,7 +27,9 @@ def dumps(value: Any) -> str:
 
 
 @contextlib.contextmanager
-def atomic_open(path: str | Path, newline: str | None = "\n", encoding: str = "utf-8") -> Iterator[IO[str]]:
+def atomic_open(
+    path: str | Path, newline: str | None = "\n", encoding: str = "utf-8"
+) -> Iterator[IO[str]]:
     """Open ``path`` for writing text; the file appears under its name only on success."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -71,7 +73,7 @@ def write_jsonl(path: str | Path, records: Iterable[Any]) -> int:
 def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
     """Yield the objects of a JSON-lines file; a bad line raises DataError naming it."""
     try:
-        handle = open(path, encoding="utf-8-sig")
+        handle = open(path, encoding="utf-8-sig")  # noqa: SIM115 - closed by the with below
     except OSError as exc:
         raise DataError(f"cannot read {path}: {exc.strerror or exc}") from exc
     with handle:

@@ -16,8 +16,23 @@ ARTICLE_SELECTORS: tuple[str, ...] = ("article", "main", "body")
 #: non-text (script, style, template, svg, iframe, noscript, form controls) and code blocks
 #: (<pre>), which the seed article drops because code is not what a question is answered by.
 DROP_TAGS: tuple[str, ...] = (
-    "script", "style", "noscript", "template", "svg", "iframe", "object", "embed",
-    "nav", "header", "footer", "aside", "form", "button", "select", "textarea", "pre",
+    "script",
+    "style",
+    "noscript",
+    "template",
+    "svg",
+    "iframe",
+    "object",
+    "embed",
+    "nav",
+    "header",
+    "footer",
+    "aside",
+    "form",
+    "button",
+    "select",
+    "textarea",
+    "pre",
 )
 
 #: The heading level sections are split at (H2). H3 and deeper belong to their H2.
@@ -31,13 +46,36 @@ SECTION_LEVEL = 2
 #: "参考になる設定" is not. Languages: Japanese, English, Spanish, Korean (the seeds' languages).
 EXCLUDED_HEADINGS: tuple[str, ...] = (
     # FAQ
-    r"よくある質問", r"よくあるご質問", r"faq", r"frequently asked questions",
-    r"preguntas frecuentes", r"자주 묻는 질문", r"자주 하는 질문",
+    r"よくある質問",
+    r"よくあるご質問",
+    r"faq",
+    r"frequently asked questions",
+    r"preguntas frecuentes",
+    r"자주 묻는 질문",
+    r"자주 하는 질문",
     # summary
-    r"まとめ", r"summary", r"conclusion", r"resumen", r"conclusiones?", r"요약", r"정리", r"마무리",
+    r"まとめ",
+    r"summary",
+    r"conclusion",
+    r"resumen",
+    r"conclusiones?",
+    r"요약",
+    r"정리",
+    r"마무리",
     # references
-    r"参考", r"参考文献", r"参考資料", r"出典", r"references?", r"further reading", r"sources",
-    r"referencias", r"bibliografía", r"참고", r"참고 문헌", r"참고문헌", r"출처",
+    r"参考",
+    r"参考文献",
+    r"参考資料",
+    r"出典",
+    r"references?",
+    r"further reading",
+    r"sources",
+    r"referencias",
+    r"bibliografía",
+    r"참고",
+    r"참고 문헌",
+    r"참고문헌",
+    r"출처",
 )
 
 #: What may follow an excluded keyword for the heading still to count as that keyword.
@@ -49,25 +87,69 @@ EXCLUDED_HEADING_TAIL = r"(?:$|[\s・:：、,，/／&（(「\-–—]|と|및|y\
 #: Japanese ones are the 早見表 columns of the seed (知りたいこと | 答え | 詳しい節); the others are
 #: the equivalents seen on English, Spanish and Korean docs and blogs.
 QUERY_HEADERS: tuple[str, ...] = (
-    "知りたいこと", "やりたいこと", "質問", "疑問", "知りたい",
-    "question", "query", "i want to", "what you want", "task",
-    "pregunta", "quiero", "질문", "궁금한", "알고 싶은",
+    "知りたいこと",
+    "やりたいこと",
+    "質問",
+    "疑問",
+    "知りたい",
+    "question",
+    "query",
+    "i want to",
+    "what you want",
+    "task",
+    "pregunta",
+    "quiero",
+    "질문",
+    "궁금한",
+    "알고 싶은",
 )
 ANSWER_HEADERS: tuple[str, ...] = (
-    "答え", "回答", "結論", "要点", "answer", "short answer", "tl;dr",
-    "respuesta", "답", "결론", "요점",
+    "答え",
+    "回答",
+    "結論",
+    "要点",
+    "answer",
+    "short answer",
+    "tl;dr",
+    "respuesta",
+    "답",
+    "결론",
+    "요점",
 )
 REFERENCE_HEADERS: tuple[str, ...] = (
-    "詳しい節", "詳しくは", "詳細", "該当する節", "参照", "節", "見出し", "リンク",
-    "details", "section", "see", "read more", "where", "more",
-    "sección", "detalles", "ver", "자세한", "자세히", "섹션", "절",
+    "詳しい節",
+    "詳しくは",
+    "詳細",
+    "該当する節",
+    "参照",
+    "節",
+    "見出し",
+    "リンク",
+    "details",
+    "section",
+    "see",
+    "read more",
+    "where",
+    "more",
+    "sección",
+    "detalles",
+    "ver",
+    "자세한",
+    "자세히",
+    "섹션",
+    "절",
 )
 
-#: Names a table is given in the ``source`` field when it has no caption or label before it.
-DEFAULT_TABLE_NAME = "quickref"
+#: Names a table is given in the ``source`` field when it has no caption or label before it,
+#: by the script of its header row (the seed's source field reads "早見表:<reference>").
+DEFAULT_TABLE_NAMES: dict[str, str] = {
+    "ja": "早見表",
+    "ko": "요약표",
+    "other": "Quick reference",
+}
 
-#: A label before the table (a heading or a short paragraph) longer than this is prose, not a
-#: table name.
+#: A label before the table (a heading, or a short paragraph that is bold or ends with a colon)
+#: longer than this is prose, not a table name.
 TABLE_LABEL_MAX_CHARS = 40
 
 #: Without recognisable headers, a column is the reference column when at least this share of

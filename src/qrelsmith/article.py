@@ -1,0 +1,88 @@
+"""A page -> Article (sections, excluded sections, quick-reference table) and its queries.
+
+The pure core of a build: no files, no clock, no global state. ``parse_article`` and
+``article_queries`` are what ``build`` runs for every page.
+"""
+
+from __future__ import annotations
+
+from .config import BuildOptions, Config
+from .matching import HeadingIndex
+from .models import Article, GoldenQuery, Origin, Rejected
+from .parse import parse_html
+from .quickref import find_table, heading_outline
+from .sections import split_sections
+
+
+def parse_article(
+    html: bytes | str,
+    path: str = "",
+    options: BuildOptions | Config | None = None,
+    *,
+    article_id: str | None = None,
+    url: str | None = None,
+    http_charset: str | None = None,
+) -> Article:
+    """Parse one page into an Article. Raises DataError for a page that must be skipped."""
+    if isinstance(options, Config):
+        options = options.build
+    options = options or BuildOptions()
+    identifier = article_id if article_id is not None else (path or url or "article")
+    page = parse_html(html, options, http_charset)
+    level = options.section_level
+    found = find_table(page.root, heading_outline(page.root, identifier, level), options)
+    table = None
+    if found is not None:
+        table, element = found
+        element.drop_tree()  # the table's text must never reach a section: it holds the answers
+    sections, excluded = split_sections(page.root, identifier, level, options.excluded_headings)
+    return Article(
+        id=identifier,
+        path=path,
+        url=url,
+        title=page.title,
+        sections=sections,
+        excluded=excluded,
+        table=table,
+    )
+
+
+def article_queries(
+    article: Article, options: BuildOptions | None = None
+) -> tuple[list[GoldenQuery], list[Rejected]]:
+    """Turn the article's quick-reference rows into queries (or rejected rows, with reasons)."""
+    options = options or BuildOptions()
+    if article.table is None:
+        return [], []
+    index = HeadingIndex.from_article(article)
+    origin_path = article.path or article.id
+    queries: list[GoldenQuery] = []
+    rejected: list[Rejected] = []
+    for row in article.table.rows:
+        match = index.match(row.reference, row.reference_anchors, options)
+        if not row.query.strip() or not match.section_ids or match.rule is None:
+            rejected.append(
+                Rejected(
+                    path=origin_path,
+                    row=row.row,
+                    query=row.query,
+                    reference=row.reference,
+                    reason="empty" if not row.query.strip() else (match.reason or "unmatched"),
+                    candidates=match.candidates,
+                )
+            )
+            continue
+        queries.append(
+            GoldenQuery(
+                qid=f"{article.id}#q{row.row}",
+                query=row.query,
+                answer=row.answer,
+                relevant={section_id: 2 for section_id in match.section_ids},
+                same_article=len(article.sections) - len(match.section_ids),
+                source=f"{article.table.name}:{row.reference}",
+                match=match.rule,
+                score=match.score,
+                origin=Origin(path=origin_path, row=row.row, url=article.url),
+            )
+        )
+    return queries, rejected

@@ -1,0 +1,80 @@
+"""``qrelsmith build``: the CLI layer over ``build.build`` and ``export.write_build``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from .build import build
+from .config import load_config
+from .errors import UsageError
+from .export import write_build
+from .ingest import check_paths
+from .models import BuildResult
+
+#: Exit code of a build that wrote its outputs but skipped pages (listed in report.json).
+EXIT_SKIPPED = 3
+
+EXAMPLES = """examples:
+  qrelsmith build samples/site --out out
+  qrelsmith build crawl/ --out golden --config site.toml
+
+exit codes: 0 every page built; 3 outputs written but some pages skipped (see
+report.json "skipped"); 1 data error; 2 usage error (missing path, bad config), nothing written."""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``build`` subcommand."""
+    parser = subparsers.add_parser(
+        "build",
+        help="build the golden set from HTML pages",
+        description="Split HTML articles into sections, turn their quick-reference tables into "
+        "queries, match each row's section reference, and write graded qrels.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="folder of HTML pages or a file")
+    parser.add_argument("--out", "-o", required=True, metavar="DIR", help="output folder")
+    parser.add_argument("--config", "-c", metavar="TOML", help="site options (see README)")
+    parser.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+    parser.set_defaults(func=run)
+
+
+def summary(result: BuildResult, out: Path) -> str:
+    """The lines printed at the end of a build."""
+    counts = result.report.counts
+    rules = ", ".join(f"{rule} {n}" for rule, n in counts.by_match.items())
+    lines = [
+        f"built {out}: {counts.articles} articles, {counts.sections} sections "
+        f"({counts.excluded_sections} excluded), {counts.queries} queries from {counts.rows} rows",
+        f"  matched by: {rules}",
+        f"  rejected rows: {counts.rejected}; articles without a table: "
+        f"{counts.articles_without_table}; skipped pages: {counts.skipped}",
+    ]
+    for skipped in result.report.skipped[:10]:
+        lines.append(f"  skipped {skipped.path}: {skipped.reason}")
+    if len(result.report.skipped) > 10:
+        lines.append(f"  … and {len(result.report.skipped) - 10} more in report.json")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build, write every output atomically, print the summary; see EXAMPLES for exit codes."""
+    config = load_config(args.config)
+    paths = check_paths(args.paths)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} exists and is not a folder")
+    result = build(paths, config)
+    write_build(out, result.corpus, result.queries, result.report)
+    try:
+        from .audit import write_default_sample
+    except ImportError:  # the audit stage is optional in stripped-down installs
+        write_default_sample = None
+    if write_default_sample is not None and config.audit.size > 0 and result.queries:
+        write_default_sample(out, config)
+    if not args.quiet:
+        print(summary(result, out), file=sys.stderr)
+    return EXIT_SKIPPED if result.report.skipped else 0

@@ -1,0 +1,106 @@
+"""Page bytes -> text encoding: BOM, then the page's own declaration, then HTTP, then detection.
+
+Japanese sites still serve Shift_JIS and EUC-JP, and declarations are sometimes wrong, so a
+declared encoding is only trusted when the bytes decode under it without error.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from charset_normalizer import from_bytes
+
+from .errors import DataError
+
+#: How far into the page the <meta charset> prescan looks (the HTML standard says 1024 bytes;
+#: real pages put long <head>s first, so we look further, as browsers effectively do).
+PRESCAN_BYTES = 4096
+
+_META_CHARSET = re.compile(
+    rb"""<meta[^>]+?charset\s*=\s*["']?\s*([a-zA-Z0-9_.:\-]+)""", re.IGNORECASE
+)
+
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+#: Labels browsers decode as a superset (WHATWG Encoding Standard): Shift_JIS pages are really
+#: windows-31j, ISO-8859-1 pages are windows-1252, EUC-KR pages are windows-949.
+_SUPERSETS = {
+    "shift_jis": "cp932",
+    "ms932": "cp932",
+    "latin_1": "cp1252",
+    "ascii": "cp1252",
+    "euc_kr": "cp949",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+}
+
+#: A page with more NUL bytes than this share of its first 4 KB is binary, not text.
+BINARY_NUL_SHARE = 0.01
+
+
+def canonical(label: str | None) -> str | None:
+    """Python's codec name for an encoding label, widened to what browsers use; None if unknown."""
+    if not label:
+        return None
+    try:
+        name = codecs.lookup(label.strip().strip("\"'")).name
+    except LookupError:
+        return None
+    return _SUPERSETS.get(name.replace("-", "_"), name)
+
+
+def declared_encoding(data: bytes) -> str | None:
+    """The encoding named by ``<meta charset>`` or ``http-equiv`` near the top of the page."""
+    found = _META_CHARSET.search(data[:PRESCAN_BYTES])
+    return canonical(found.group(1).decode("ascii", "replace")) if found else None
+
+
+def _decodes(data: bytes, encoding: str) -> bool:
+    try:
+        data.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        return False
+    return True
+
+
+def sniff(
+    data: bytes, http_charset: str | None = None, forced: str | None = None
+) -> tuple[str, int]:
+    """(encoding, BOM length) for ``data``; raises DataError when no encoding fits.
+
+    Order: a forced encoding, the BOM, ``<meta charset>``, the HTTP charset, UTF-8, detection.
+    """
+    if forced:
+        encoding = canonical(forced)
+        if encoding is None:
+            raise DataError(f"unknown encoding {forced!r}")
+        return encoding, 0
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return encoding, len(bom)
+    head = data[:PRESCAN_BYTES]
+    if head and head.count(0) > BINARY_NUL_SHARE * len(head):
+        raise DataError("binary data, not HTML")
+    for candidate in (declared_encoding(data), canonical(http_charset), "utf-8"):
+        # A page that declares UTF-16 but has no BOM is ASCII-compatible in practice.
+        if candidate and not candidate.startswith("utf_16") and _decodes(data, candidate):
+            return candidate, 0
+    best = from_bytes(data).best()
+    if best is None or best.encoding is None:
+        raise DataError("cannot detect the text encoding")
+    return canonical(best.encoding) or best.encoding, 0
+
+
+def decode(
+    data: bytes, http_charset: str | None = None, forced: str | None = None
+) -> tuple[str, str]:
+    """(text, encoding) of a page's bytes."""
+    encoding, skip = sniff(data, http_charset, forced)
+    return data[skip:].decode(encoding, errors="replace"), encoding

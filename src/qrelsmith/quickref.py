@@ -1,0 +1,279 @@
+"""Article root -> its quick-reference table and rows.
+
+A table is the quick-reference table when its header names a query column and a section
+reference column (keywords per language, configurable), or, where headers don't say, when one
+column's cells match the article's headings. The first such table wins; tables before it
+(comparison tables, data) are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+import lxml.html
+
+from . import patterns
+from .config import BuildOptions
+from .matching import HeadingIndex, Target
+from .models import QuickRefRow, QuickRefTable
+from .sections import BLOCK_TAGS, heading_level
+from .text import fold_space, heading_key
+
+ROLES = ("query", "answer", "reference")
+
+Detection = Literal["headers", "headings"]
+
+#: Colspan/rowspan values above this are treated as this: a hostile page must not make us
+#: allocate a grid of millions of cells.
+MAX_SPAN = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    text: str
+    anchors: tuple[str, ...]
+    header: bool
+
+
+def cell_of(element: lxml.html.HtmlElement) -> Cell:
+    """A table cell's text (block breaks and <br> become spaces) and the #ids it links to."""
+    chunks: list[str] = []
+    for node in element.iter():
+        if node is not element and isinstance(node.tag, str) and node.tag in BLOCK_TAGS:
+            chunks.append(" ")
+        if node.text and isinstance(node.tag, str):
+            chunks.append(node.text)
+        if node is not element and node.tail:
+            chunks.append(node.tail)
+    anchors = tuple(
+        href[1:]
+        for href in element.xpath(".//a/@href")
+        if isinstance(href, str) and href.startswith("#") and len(href) > 1
+    )
+    return Cell(fold_space("".join(chunks)), anchors, element.tag == "th")
+
+
+def _span(value: str | None) -> int:
+    try:
+        return max(1, min(int(value or 1), MAX_SPAN))
+    except ValueError:
+        return 1
+
+
+def table_grid(table: lxml.html.HtmlElement) -> tuple[list[list[Cell]], int]:
+    """The table's rows as a grid (spans expanded) and how many leading rows are in <thead>."""
+    rows = table.xpath("./tr|./thead/tr|./tbody/tr|./tfoot/tr")
+    head_rows = len(table.xpath("./thead/tr"))
+    grid: list[list[Cell]] = []
+    carried: dict[int, tuple[Cell, int]] = {}  # column -> (cell, rows still to fill)
+    for row in rows:
+        line: list[Cell] = []
+        cells = iter(row.xpath("./td|./th"))
+        column = 0
+        while True:
+            if column in carried:
+                cell, remaining = carried[column]
+                line.append(cell)
+                if remaining <= 1:
+                    del carried[column]
+                else:
+                    carried[column] = (cell, remaining - 1)
+                column += 1
+                continue
+            element = next(cells, None)
+            if element is None:
+                break
+            cell = cell_of(element)
+            rowspan = _span(element.get("rowspan"))
+            for _ in range(_span(element.get("colspan"))):
+                if rowspan > 1:
+                    carried[column] = (cell, rowspan - 1)
+                line.append(cell)
+                column += 1
+        grid.append(line)
+    return grid, head_rows
+
+
+@lru_cache(maxsize=64)
+def _keyword_regex(keyword: str) -> re.Pattern[str]:
+    # Short Latin keywords ("see", "more", "ver") only count as whole words.
+    if keyword.isascii():
+        return re.compile(rf"(?<![a-z]){re.escape(keyword)}(?![a-z])")
+    return re.compile(re.escape(keyword))
+
+
+def header_roles(cells: Sequence[Cell], options: BuildOptions) -> dict[str, int]:
+    """Role -> column from header keywords; the longest keyword decides a cell's role."""
+    keywords = {
+        "query": options.query_headers,
+        "answer": options.answer_headers,
+        "reference": options.reference_headers,
+    }
+    roles: dict[str, int] = {}
+    for column, cell in enumerate(cells):
+        text = unicodedata.normalize("NFKC", cell.text).casefold()
+        best: tuple[int, str] | None = None
+        for role in ROLES:
+            for keyword in keywords[role]:
+                key = unicodedata.normalize("NFKC", keyword).casefold()
+                if (
+                    key
+                    and _keyword_regex(key).search(text)
+                    and (best is None or len(key) > best[0])
+                ):
+                    best = (len(key), role)
+        if best and best[1] not in roles:
+            roles[best[1]] = column
+    return roles
+
+
+def heading_outline(root: lxml.html.HtmlElement, article_id: str, level: int) -> HeadingIndex:
+    """A cheap index of the article's headings (no section text), for recognising tables."""
+    targets: list[Target] = []
+    count = -1
+    for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+        rank = heading_level(element.tag)
+        if rank == level:
+            count += 1
+        if rank >= level and count >= 0:
+            text = fold_space(element.text_content())
+            targets.append(Target(f"{article_id}#{count}", text, heading_key(text)))
+    return HeadingIndex(targets)
+
+
+def _by_headings(
+    grid: list[list[Cell]], head_rows: int, index: HeadingIndex, options: BuildOptions
+) -> tuple[dict[str, int], int] | None:
+    """(roles, first data row) when one column's cells mostly match headings."""
+    width = min((len(row) for row in grid), default=0)
+    if width < 2:
+        return None
+    first = head_rows or (1 if grid and all(c.header for c in grid[0]) else 0)
+    best: tuple[float, int, int] | None = None  # share, column, first data row
+    for start in sorted({first, 1}):
+        data = grid[start:]
+        if len(data) < patterns.MIN_TABLE_ROWS:
+            continue
+        for column in range(width):
+            hits = sum(
+                1
+                for row in data
+                if index.match(row[column].text, row[column].anchors, options).section_ids
+            )
+            share = hits / len(data)
+            if best is None or share > best[0]:
+                best = (share, column, start)
+    if best is None or best[0] < patterns.HEADING_COLUMN_MIN_SHARE:
+        return None
+    _, reference, start = best
+    others = [c for c in range(width) if c != reference]
+    roles = {"query": others[0], "reference": reference}
+    if len(others) > 1:
+        roles["answer"] = others[1]
+    return roles, start
+
+
+_KANA_OR_HAN = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
+_HANGUL = re.compile("[\uac00-\ud7af]")
+_LABEL_TAGS = ("h3", "h4", "h5", "h6", "p", "div", "strong", "b", "dt")
+
+
+def default_name(header: Sequence[Cell]) -> str:
+    """The table name used when the page gives none, by the script of the header row."""
+    text = " ".join(cell.text for cell in header)
+    if _HANGUL.search(text):
+        return patterns.DEFAULT_TABLE_NAMES["ko"]
+    if _KANA_OR_HAN.search(text):
+        return patterns.DEFAULT_TABLE_NAMES["ja"]
+    return patterns.DEFAULT_TABLE_NAMES["other"]
+
+
+def _label(element: lxml.html.HtmlElement) -> str | None:
+    """The text of a label element: a minor heading, or a short bold/colon-ended line."""
+    if element.tag not in _LABEL_TAGS:
+        return None
+    text = fold_space(element.text_content())
+    if not text or len(text) > patterns.TABLE_LABEL_MAX_CHARS:
+        return None
+    children = [c for c in element if isinstance(c.tag, str)]
+    bold = (
+        len(children) == 1
+        and children[0].tag in ("strong", "b")
+        and not (element.text or "").strip()
+    )
+    if element.tag in ("h3", "h4", "h5", "h6", "strong", "b", "dt") or bold or text[-1] in ":：":
+        return text.rstrip(":：").strip()
+    return None
+
+
+def table_name(table: lxml.html.HtmlElement, header: Sequence[Cell]) -> str:
+    """The caption, else a label right before the table (or its wrapper), else a default."""
+    caption = table.find("caption")
+    if caption is not None and fold_space(caption.text_content()):
+        return fold_space(caption.text_content())
+    node: lxml.html.HtmlElement | None = table
+    while node is not None:
+        previous = node.getprevious()
+        while previous is not None and not isinstance(previous.tag, str):
+            previous = previous.getprevious()
+        if previous is not None:
+            return _label(previous) or default_name(header)
+        parent = node.getparent()
+        node = parent if parent is not None and parent.tag in ("div", "figure") else None
+    return default_name(header)
+
+
+def find_table(
+    root: lxml.html.HtmlElement, index: HeadingIndex, options: BuildOptions
+) -> tuple[QuickRefTable, lxml.html.HtmlElement] | None:
+    """The article's quick-reference table and its element, or None."""
+    candidates = [(t, *table_grid(t)) for t in root.iter("table")]
+    found: tuple[lxml.html.HtmlElement, list[list[Cell]], dict[str, int], int, Detection] | None = (
+        None
+    )
+    for table, grid, head_rows in candidates:
+        if len(grid) < 2:
+            continue
+        header = grid[max(head_rows - 1, 0)]
+        roles = header_roles(header, options)
+        if "query" in roles and "reference" in roles:
+            found = (table, grid, roles, max(head_rows, 1), "headers")
+            break
+    if found is None:
+        for table, grid, head_rows in candidates:
+            recognised = _by_headings(grid, head_rows, index, options)
+            if recognised:
+                found = (table, grid, recognised[0], recognised[1], "headings")
+                break
+    if found is None:
+        return None
+    table, grid, roles, start, detected_by = found
+    rows: list[QuickRefRow] = []
+    for number, line in enumerate(grid[start:]):
+
+        def at(role: str, line: list[Cell] = line) -> Cell | None:
+            column = roles.get(role)
+            return line[column] if column is not None and column < len(line) else None
+
+        query, answer, reference = at("query"), at("answer"), at("reference")
+        if not any(cell.text for cell in line):
+            continue
+        rows.append(
+            QuickRefRow(
+                row=number,
+                query=query.text if query else "",
+                answer=answer.text if answer else "",
+                reference=reference.text if reference else "",
+                reference_anchors=list(reference.anchors) if reference else [],
+            )
+        )
+    header = grid[start - 1] if start > 0 else []
+    model = QuickRefTable(
+        name=table_name(table, header), columns=roles, detected_by=detected_by, rows=rows
+    )
+    return model, table
