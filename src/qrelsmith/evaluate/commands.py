@@ -1,12 +1,291 @@
-"""CLI commands of this stage (being written)."""
+"""CLI commands of the evaluation stage: baseline, eval, check, validate, align."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
 from typing import Any
+
+from ..config import Config, load_config
+from ..errors import DataError, UsageError
+from ..files import atomic_open, dumps, read_jsonl
+from .align import align, write_aligned
+from .baseline import BM25_B, BM25_K1, BaselineOptions, parse_ngrams, run_baseline
+from .check import check_build
+from .evaluation import evaluate_runs, format_per_query, format_table
+from .measures import DEFAULT_MEASURES, DEFAULT_REL, parse_measures
+from .runs import Run, load_build, read_run, write_run
+from .validate import format_problem, validate_build
+
+#: Results per query of the baseline that `check` computes when no run is given: only the top
+#: hit is used.
+CHECK_DEPTH = 10
+
+_FORMATTER = argparse.RawDescriptionHelpFormatter
+
+
+def _add_config(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="TOML", help="options file (see config.py)")
+
+
+def _config(args: argparse.Namespace) -> Config:
+    return load_config(getattr(args, "config", None))
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from exc
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 1 or more")
+    return value
+
+
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def _write_text(target: str, text: str) -> None:
+    if target == "-":
+        sys.stdout.write(text)
+    else:
+        with atomic_open(target) as handle:
+            handle.write(text)
+
+
+# --------------------------------------------------------------------------- baseline
+
+
+def _ngrams(text: str) -> tuple[int, int]:
+    try:
+        return parse_ngrams(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def handle_baseline(args: argparse.Namespace) -> int:
+    """Retrieve the top k sections of every query with the character n-gram baseline."""
+    build = load_build(args.dir, need=("corpus",))
+    if not build.queries:
+        raise DataError(f"{args.dir}: no queries.tsv or golden.jsonl")
+    options = BaselineOptions(method=args.method, ngrams=args.ngrams, k1=args.k1, b=args.b)
+    run = run_baseline(build.corpus, build.queries, args.k, options)
+    if args.out == "-":
+        write_run(sys.stdout, run, options.tag)
+    else:
+        with atomic_open(args.out) as handle:
+            lines = write_run(handle, run, options.tag)
+        print(f"{len(run)} queries, {lines} lines -> {args.out} ({options.tag})", file=sys.stderr)
+    return 0
+
+
+# --------------------------------------------------------------------------- eval
+
+
+def _run_names(paths: list[str]) -> list[str]:
+    stems = [Path(p).stem if p != "-" else "stdin" for p in paths]
+    return [p if stems.count(s) > 1 else s for p, s in zip(paths, stems, strict=True)]
+
+
+def handle_eval(args: argparse.Namespace) -> int:
+    """Score runs with intervals; compare each run with the first."""
+    if args.runs.count("-") > 1:
+        raise UsageError("only one run can come from stdin")
+    config = _config(args)
+    options = config.eval
+    if args.seed is not None:
+        options = options.model_copy(update={"seed": args.seed})
+    build = load_build(args.dir, need=("qrels",))
+    if not build.qrels:
+        raise DataError(f"{args.dir}/qrels.trec has no judgements")
+    grades = {g for judged in build.qrels.values() for g in judged.values()}
+    names = [part for item in args.measures for part in item.split()]
+    specs = parse_measures(names, rel=args.rel, gains=args.gains, grades=grades)
+    runs: dict[str, Run] = {}
+    for name, path in zip(_run_names(args.runs), args.runs, strict=True):
+        runs[name] = read_run(path)
+    report = evaluate_runs(
+        build.qrels, runs, specs, build.article_ids(), options,
+        doc_ids=build.doc_ids if build.corpus else None,
+        keep_per_query=args.per_query,
+        settings={"rel": args.rel, "gains": args.gains},
+    )
+    for warning in report.warnings:
+        _warn(warning)
+    if args.json:
+        sys.stdout.write(json.dumps(report.model_dump(mode="json"), ensure_ascii=False,
+                                    indent=2) + "\n")
+    else:
+        sys.stdout.write(format_table(report))
+        if args.per_query:
+            sys.stdout.write("\n" + format_per_query(report))
+    return 0
+
+
+# --------------------------------------------------------------------------- check
+
+
+def handle_check(args: argparse.Namespace) -> int:
+    """List suspicious queries, most suspicious first."""
+    config = _config(args)
+    build = load_build(args.dir, need=("corpus",))
+    if args.run:
+        run = read_run(args.run)
+    else:
+        run = run_baseline(build.corpus, build.queries, CHECK_DEPTH, BaselineOptions())
+    suspects = check_build(build, run, low_score=config.audit.low_score)
+    if args.limit:
+        suspects = suspects[: args.limit]
+    if args.json:
+        for suspect in suspects:
+            sys.stdout.write(dumps(suspect) + "\n")
+    else:
+        for suspect in suspects:
+            reasons = "; ".join(f"{s.kind}: {s.detail}" for s in suspect.signals)
+            sys.stdout.write(f"{suspect.suspicion:4.1f}  {suspect.qid}  {suspect.query}  "
+                             f"[{reasons}]\n")
+    print(f"{len(suspects)} of {len(build.queries)} queries look suspicious", file=sys.stderr)
+    return 0
+
+
+# --------------------------------------------------------------------------- validate
+
+
+def handle_validate(args: argparse.Namespace) -> int:
+    """Check a build folder; exit 1 listing the problems."""
+    problems = validate_build(args.dir)
+    for problem in problems:
+        line = dumps(problem) if args.json else format_problem(problem)
+        sys.stdout.write(line + "\n")
+    if problems:
+        raise DataError(f"{len(problems)} problems in {args.dir}")
+    print(f"{args.dir}: ok", file=sys.stderr)
+    return 0
+
+
+# --------------------------------------------------------------------------- align
+
+
+def _read_chunks(source: str) -> list[dict[str, Any]]:
+    # read_jsonl takes a path; /dev/stdin is one on the systems we support
+    return list(read_jsonl("/dev/stdin" if source == "-" else source))
+
+
+def handle_align(args: argparse.Namespace) -> int:
+    """Write qrels over the user's chunk ids."""
+    build = load_build(args.dir, need=("corpus", "qrels"))
+    if Path(args.out).resolve() == Path(args.dir).resolve():
+        raise UsageError("--out must be another folder than DIR")
+    chunks = _read_chunks(args.chunks)
+    if not chunks:
+        raise DataError(f"{args.chunks}: no chunks")
+    result = align(build, chunks)
+    report = write_aligned(args.out, build, chunks, result)
+    counts = report["counts"]
+    print(f"{counts['mapped']} of {counts['chunks']} chunks mapped; {counts['queries']} queries "
+          f"kept, {counts['dropped_queries']} dropped (no chunk takes their target) -> "
+          f"{args.out}", file=sys.stderr)
+    for item in report["unmapped"]:
+        _warn(f"chunk {item['id'] or '(no id)'} maps to nothing: {item['reason']}")
+    return 0
+
+
+# --------------------------------------------------------------------------- registration
 
 
 def register(subparsers: Any) -> None:  # argparse._SubParsersAction
-    """Add this stage's subcommands."""
-    del subparsers
-    _ = argparse
+    """Add baseline, eval, check, validate and align."""
+    p = subparsers.add_parser(
+        "baseline", formatter_class=_FORMATTER,
+        help="character n-gram BM25/TF-IDF run over corpus.jsonl",
+        description="Retrieve sections for every query of DIR with a character n-gram "
+                    "retriever (NFKC, lower case; no tokenizer needed) and write a TREC run.",
+        epilog="example:\n  qrelsmith baseline out/ --out runs/bm25.trec --k 100\n"
+               "  qrelsmith baseline out/ --out - --method tfidf --ngrams 2-3 | head",
+    )
+    p.add_argument("dir", metavar="DIR", help="build folder (corpus.jsonl, queries.tsv)")
+    p.add_argument("--out", required=True, metavar="RUN.trec", help="run file, '-' for stdout")
+    p.add_argument("--k", type=_positive, default=100, help="results per query (default 100)")
+    p.add_argument("--method", choices=("bm25", "tfidf"), default="bm25",
+                   help="bm25 (default) or tfidf (sublinear tf, cosine)")
+    p.add_argument("--ngrams", type=_ngrams, default=(2, 3), metavar="N-M",
+                   help="character n-gram sizes (default 2-3)")
+    p.add_argument("--k1", type=float, default=BM25_K1, help=f"BM25 k1 (default {BM25_K1})")
+    p.add_argument("--b", type=float, default=BM25_B, help=f"BM25 b (default {BM25_B})")
+    p.set_defaults(func=handle_baseline)
+
+    p = subparsers.add_parser(
+        "eval", formatter_class=_FORMATTER,
+        help="score runs with bootstrap intervals and paired tests",
+        description="Score TREC runs against DIR/qrels.trec with ir_measures (and Ragas' "
+                    "context precision CP@k). Queries of the qrels missing from a run count "
+                    "as 0 (trec_eval -c). Intervals: 95%% bootstrap over queries and over "
+                    "articles. With two or more runs, each is compared with the first: mean "
+                    "difference, its interval, a sign-flip permutation p-value, win/tie/loss.",
+        epilog="example:\n  qrelsmith eval out/ runs/bm25.trec runs/tfidf.trec "
+               "--measures nDCG@10 RR@10 R@100 CP@5 --gains exp\n"
+               "  qrelsmith eval out/ runs/bm25.trec --rel 1 --per-query --json > scores.json",
+    )
+    p.add_argument("dir", metavar="DIR",
+                   help="build folder (qrels.trec; corpus.jsonl to check ids)")
+    p.add_argument("runs", nargs="+", metavar="RUN.trec", help="TREC runs; '-' for stdin")
+    p.add_argument("--measures", nargs="+", default=list(DEFAULT_MEASURES), metavar="M",
+                   help=f"ir_measures names or CP@k (default: {' '.join(DEFAULT_MEASURES)})")
+    p.add_argument("--rel", type=int, default=DEFAULT_REL,
+                   help="lowest relevant grade for R, P, RR, AP, Success, CP (default 2)")
+    p.add_argument("--gains", choices=("linear", "exp"), default="linear",
+                   help="nDCG gain of grade g: g (linear, trec_eval) or 2^g-1 (exp)")
+    p.add_argument("--per-query", action="store_true", help="also print per-query values")
+    p.add_argument("--json", action="store_true", help="one JSON document for scripts")
+    p.add_argument("--seed", type=int, default=None, help="resampling seed (default: config)")
+    _add_config(p)
+    p.set_defaults(func=handle_eval)
+
+    p = subparsers.add_parser(
+        "check", formatter_class=_FORMATTER,
+        help="list queries likely mislabelled or unanswerable",
+        description="Rank the queries of DIR by suspicion: the top hit is in another article, "
+                    "no content word out of context, a near-duplicate in another article, a "
+                    "low fuzzy score or a near-tie of headings. Without --run the BM25 "
+                    "baseline is used.",
+        epilog="example:\n  qrelsmith check out/ --limit 40\n"
+               "  qrelsmith check out/ --run runs/bm25.trec --json > suspects.jsonl",
+    )
+    p.add_argument("dir", metavar="DIR", help="build folder")
+    p.add_argument("--run", metavar="RUN.trec", help="a run whose top hits to use ('-' stdin)")
+    p.add_argument("--limit", type=_positive, default=None, help="show the first N only")
+    p.add_argument("--json", action="store_true", help="JSON lines instead of a table")
+    _add_config(p)
+    p.set_defaults(func=handle_check)
+
+    p = subparsers.add_parser(
+        "validate", formatter_class=_FORMATTER,
+        help="check a build folder before trusting it",
+        description="Check that every qrels id exists in the corpus and the queries, no id has "
+                    "whitespace, grades are integers, every query has a grade-2 target, and "
+                    "the BEIR and TREC files agree. Exit 1 listing the problems.",
+        epilog="example:\n  qrelsmith validate out/ && echo ok",
+    )
+    p.add_argument("dir", metavar="DIR", help="build folder")
+    p.add_argument("--json", action="store_true", help="problems as JSON lines")
+    p.set_defaults(func=handle_validate)
+
+    p = subparsers.add_parser(
+        "align", formatter_class=_FORMATTER,
+        help="carry the qrels over to your own chunks",
+        description="Map chunks ({\"id\", \"text\", \"url\" or \"path\"}, as exported from "
+                    "LangChain or LlamaIndex) to the sections of their article by character "
+                    "overlap and write qrels over chunk ids. A chunk takes the highest grade "
+                    "of the sections that make up >= 50%% of it or that it covers >= 50%% of, "
+                    "else 1; chunks with < 50%% of their text in their article map to nothing "
+                    "and are reported (see align_report.json).",
+        epilog="example:\n  qrelsmith align out/ --chunks my_chunks.jsonl --out out-chunks/\n"
+               "  qrelsmith eval out-chunks/ my_retriever.trec",
+    )
+    p.add_argument("dir", metavar="DIR", help="build folder")
+    p.add_argument("--chunks", required=True, metavar="CHUNKS.jsonl", help="'-' for stdin")
+    p.add_argument("--out", required=True, metavar="DIR2", help="folder for the chunk qrels")
+    p.set_defaults(func=handle_align)

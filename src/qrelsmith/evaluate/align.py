@@ -1,0 +1,268 @@
+"""Carry a build's qrels over to the user's own chunks (LangChain / LlamaIndex exports).
+
+A chunk ``{"id", "text", "url" or "path"}`` is first tied to its article by path or URL, then
+compared with each of the article's sections (heading + text) by character overlap: both sides
+are NFKC-normalised, lower-cased and stripped of whitespace, and a chunk character counts as
+found in a section when it lies inside a run of SHINGLE characters that also occurs in the
+section. With that:
+
+- ``share(s)``  = chunk characters found in section s / chunk characters,
+- ``cover(s)``  = chunk characters found in section s / section characters,
+- the chunk belongs to the article when at least MIN_ARTICLE_SHARE of it is found in the
+  article's sections; otherwise it maps to nothing and is reported;
+- for a query of that article, the chunk takes the highest grade of the sections it is
+  *mostly made of* (share >= MAJORITY_SHARE) or *mostly covers* (cover >= COVER_SHARE), and
+  grade 1 (same article) when there is none. So a small piece of the answer section is 2, a big
+  chunk that holds the whole answer section is 2, and a chunk that is mostly another section
+  with a corner of the answer section is 1.
+
+Queries whose grade-2 sections no chunk takes over are dropped (no target left) and reported.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .runs import BuildSet, Qrels
+
+#: Characters in a shingle: 8 is about two Japanese words or one long English word, long
+#: enough that shared boilerplate ("です。", "the ") does not count as overlap.
+SHINGLE = 8
+#: A chunk is in an article when half its characters are found in the article's sections; the
+#: rest may be navigation, code or a title that the build dropped.
+MIN_ARTICLE_SHARE = 0.5
+#: "Mostly made of": the section is at least half of the chunk.
+MAJORITY_SHARE = 0.5
+#: "Mostly covers": the chunk holds at least half of the section.
+COVER_SHARE = 0.5
+
+
+class ChunkMapping(BaseModel):
+    """Where one chunk landed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    article_id: str | None = None
+    main_section: str | None = None
+    share: dict[str, float] = Field(default_factory=dict, description="section id -> share")
+    cover: dict[str, float] = Field(default_factory=dict, description="section id -> cover")
+    reason: str | None = Field(default=None, description="set when the chunk maps to nothing")
+
+
+class AlignResult(BaseModel):
+    """Chunk qrels and the report of what did not map."""
+
+    model_config = ConfigDict(frozen=True)
+
+    qrels: dict[str, dict[str, int]]
+    mappings: list[ChunkMapping]
+    dropped_queries: list[str]
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text).lower())
+
+
+def _shingles(text: str) -> set[str]:
+    if len(text) <= SHINGLE:
+        return {text} if text else set()
+    return {text[i : i + SHINGLE] for i in range(len(text) - SHINGLE + 1)}
+
+
+def clean_id(value: str) -> str:
+    """Ids never contain whitespace (formats.md): percent-encode it."""
+    return re.sub(r"\s", lambda m: quote(m.group()), value)
+
+
+def _url_key(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.netloc}{parts.path}" + (f"?{parts.query}" if parts.query else "")
+
+
+def _article_lookup(corpus: Sequence[dict[str, Any]]) -> dict[str, str]:
+    keys: dict[str, str] = {}
+    for record in corpus:
+        article = str(record.get("article_id") or "")
+        for key in (article, record.get("path"), record.get("url")):
+            if key:
+                keys[str(key)] = article
+                if "://" in str(key):
+                    keys[_url_key(str(key))] = article
+    return keys
+
+
+def find_article(chunk: dict[str, Any], keys: dict[str, str]) -> str | None:
+    """The article a chunk comes from: exact path/URL/id, then the longest path suffix."""
+    for field in ("path", "url", "source", "file_path"):
+        value = chunk.get(field) or (chunk.get("metadata") or {}).get(field)
+        if not value:
+            continue
+        value = str(value).replace("\\", "/")
+        for candidate in (value, _url_key(value) if "://" in value else value.lstrip("./")):
+            if candidate in keys:
+                return keys[candidate]
+        tail = _url_key(value) if "://" in value else value
+        suffixes = [k for k in keys if "://" not in k and tail.endswith("/" + k.lstrip("/"))]
+        if suffixes:
+            return keys[max(suffixes, key=len)]
+    return None
+
+
+def map_chunk(
+    chunk_id: str, text: str, article: str, sections: Sequence[tuple[str, str]]
+) -> ChunkMapping:
+    """Overlap of one chunk with the (id, heading + text) sections of its article."""
+    squashed = _squash(text)
+    if not squashed:
+        return ChunkMapping(id=chunk_id, article_id=article, reason="empty text")
+    found_any = bytearray(len(squashed))
+    share: dict[str, float] = {}
+    cover: dict[str, float] = {}
+    width = min(SHINGLE, len(squashed))
+    for section_id, section_text in sections:
+        target = _squash(section_text)
+        grams = _shingles(target) if width == SHINGLE else {
+            target[i : i + width] for i in range(max(len(target) - width + 1, 0))
+        }
+        found = bytearray(len(squashed))
+        for start in range(len(squashed) - width + 1):
+            if squashed[start : start + width] in grams:
+                found[start : start + width] = b"\x01" * width
+        count = sum(found)
+        if count:
+            share[section_id] = round(count / len(squashed), 4)
+            cover[section_id] = round(min(count / max(len(target), 1), 1.0), 4)
+            for position, hit in enumerate(found):
+                if hit:
+                    found_any[position] = 1
+    in_article = sum(found_any) / len(squashed)
+    if in_article < MIN_ARTICLE_SHARE:
+        return ChunkMapping(
+            id=chunk_id, article_id=article, share=share, cover=cover,
+            reason=f"only {in_article:.0%} of its text is in {article}",
+        )
+    main = max(share, key=lambda s: (share[s], s))
+    return ChunkMapping(id=chunk_id, article_id=article, main_section=main, share=share,
+                        cover=cover)
+
+
+def chunk_grade(mapping: ChunkMapping, section_grades: dict[str, int]) -> int:
+    """The chunk's grade for one query, from that query's section grades (see module doc)."""
+    grades = [
+        section_grades.get(section, 0)
+        for section in mapping.share
+        if mapping.share[section] >= MAJORITY_SHARE or mapping.cover[section] >= COVER_SHARE
+    ]
+    return max(grades + [1])
+
+
+def align(build: BuildSet, chunks: Iterable[dict[str, Any]]) -> AlignResult:
+    """Map chunks to sections and write the build's qrels over chunk ids."""
+    keys = _article_lookup(build.corpus)
+    sections: dict[str, list[tuple[str, str]]] = {}
+    for record in build.corpus:
+        sections.setdefault(str(record["article_id"]), []).append(
+            (str(record["id"]), f"{record.get('heading') or ''}\n{record.get('text') or ''}")
+        )
+    mappings: list[ChunkMapping] = []
+    for chunk in chunks:
+        chunk_id = clean_id(str(chunk.get("id") or chunk.get("id_") or ""))
+        if not chunk_id:
+            mappings.append(ChunkMapping(id="", reason="chunk without id"))
+            continue
+        text = str(chunk.get("text") or chunk.get("page_content") or "")
+        article = find_article(chunk, keys)
+        if article is None:
+            mappings.append(ChunkMapping(id=chunk_id, reason="url/path matches no article"))
+            continue
+        mappings.append(map_chunk(chunk_id, text, article, sections[article]))
+
+    articles = build.article_ids()
+    by_article: dict[str, list[ChunkMapping]] = {}
+    for mapping in mappings:
+        if mapping.reason is None and mapping.article_id:
+            by_article.setdefault(mapping.article_id, []).append(mapping)
+    qrels: Qrels = {}
+    dropped: list[str] = []
+    for qid, judged in build.qrels.items():
+        graded = {m.id: chunk_grade(m, judged) for m in by_article.get(articles[qid], [])}
+        if 2 in graded.values():
+            qrels[qid] = graded
+        else:
+            dropped.append(qid)
+    return AlignResult(qrels=qrels, mappings=mappings, dropped_queries=dropped)
+
+
+def chunk_corpus(
+    chunks: Sequence[dict[str, Any]], result: AlignResult, build: BuildSet
+) -> list[dict[str, Any]]:
+    """corpus.jsonl records for the mapped chunks, in the formats.md shape, by article."""
+    by_id = {str(r["id"]): r for r in build.corpus}
+    mapped = {m.id: m for m in result.mappings if m.reason is None}
+    records = []
+    for chunk in chunks:
+        chunk_id = clean_id(str(chunk.get("id") or chunk.get("id_") or ""))
+        mapping = mapped.get(chunk_id)
+        if mapping is None or mapping.main_section is None:
+            continue
+        section = by_id[mapping.main_section]
+        records.append({
+            "id": chunk_id, "article_id": mapping.article_id, "path": section.get("path"),
+            "url": section.get("url"), "title": section.get("title"),
+            "heading": section.get("heading"),
+            "text": str(chunk.get("text") or chunk.get("page_content") or ""),
+        })
+    records.sort(key=lambda r: str(r["article_id"]))
+    return records
+
+
+def write_aligned(
+    out: str | Path, build: BuildSet, chunks: Sequence[dict[str, Any]], result: AlignResult
+) -> dict[str, Any]:
+    """Write corpus.jsonl, golden.jsonl, qrels.trec, queries.tsv and align_report.json."""
+    from ..files import atomic_open, write_json, write_jsonl
+
+    folder = Path(out)
+    corpus = chunk_corpus(chunks, result, build)
+    order = {str(r["id"]): i for i, r in enumerate(corpus)}
+    write_jsonl(folder / "corpus.jsonl", corpus)
+    with atomic_open(folder / "qrels.trec") as handle:
+        for qid, graded in result.qrels.items():
+            for chunk_id in sorted(graded, key=lambda c: order.get(c, 0)):
+                handle.write(f"{qid} 0 {chunk_id} {graded[chunk_id]}\n")
+    with atomic_open(folder / "queries.tsv") as handle:
+        for qid in result.qrels:
+            text = re.sub(r"[\t\r\n]", " ", build.queries.get(qid, ""))
+            handle.write(f"{qid}\t{text}\n")
+    golden = []
+    for record in build.golden:
+        if str(record["qid"]) not in result.qrels:
+            continue
+        graded = result.qrels[str(record["qid"])]
+        relevant = {c: 2 for c in sorted(graded, key=lambda c: order.get(c, 0)) if graded[c] == 2}
+        golden.append({**record, "relevant": relevant,
+                       "same_article": sum(1 for g in graded.values() if g == 1)})
+    write_jsonl(folder / "golden.jsonl", golden)
+    unmapped = [m for m in result.mappings if m.reason is not None]
+    report = {
+        "rule": "grade = highest grade of the sections with share >= MAJORITY_SHARE or "
+                "cover >= COVER_SHARE, else 1; unmapped below MIN_ARTICLE_SHARE",
+        "thresholds": {"shingle": SHINGLE, "min_article_share": MIN_ARTICLE_SHARE,
+                       "majority_share": MAJORITY_SHARE, "cover_share": COVER_SHARE},
+        "counts": {"chunks": len(result.mappings), "mapped": len(result.mappings) - len(unmapped),
+                   "unmapped": len(unmapped), "queries": len(result.qrels),
+                   "dropped_queries": len(result.dropped_queries)},
+        "unmapped": [{"id": m.id, "reason": m.reason} for m in unmapped],
+        "dropped_queries": result.dropped_queries,
+        "chunks": [m.model_dump() for m in result.mappings if m.reason is None],
+    }
+    write_json(folder / "align_report.json", report)
+    return report

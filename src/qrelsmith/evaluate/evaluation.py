@@ -1,0 +1,176 @@
+"""Evaluating runs against a build: per-query values, intervals, paired comparisons, warnings.
+
+Pure: takes parsed qrels, runs and options, returns an ``EvalReport``; the CLI prints it as a
+table for people or as JSON for scripts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..config import EvalOptions
+from .measures import MeasureSpec, per_query
+from .runs import Qrels, Run
+from .statistics import (
+    PairedComparison,
+    bootstrap_interval,
+    cluster_bootstrap_interval,
+    paired_comparison,
+)
+
+#: Unknown document ids named in a warning before "...".
+WARN_EXAMPLES = 3
+
+
+class MeasureSummary(BaseModel):
+    """One run x one measure: mean over all qrels queries and its two intervals."""
+
+    model_config = ConfigDict(frozen=True)
+
+    run: str
+    measure: str
+    queries: int
+    mean: float
+    low: float
+    high: float
+    cluster_low: float
+    cluster_high: float
+
+
+class EvalReport(BaseModel):
+    """Everything `qrelsmith eval` computes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    runs: list[str]
+    measures: list[str]
+    queries: int
+    articles: int
+    settings: dict[str, object]
+    summaries: list[MeasureSummary]
+    comparisons: list[PairedComparison] = Field(default_factory=list)
+    per_query: dict[str, dict[str, dict[str, float]]] | None = Field(
+        default=None, description="run -> measure -> qid -> value, with --per-query"
+    )
+    warnings: list[str] = Field(default_factory=list)
+
+
+def run_warnings(name: str, qrels: Qrels, run: Run, doc_ids: set[str] | None) -> list[str]:
+    """Queries of the qrels the run lacks (they count 0), and retrieved ids not in the corpus."""
+    warnings = []
+    missing = [qid for qid in qrels if qid not in run]
+    if missing:
+        warnings.append(
+            f"{name}: {len(missing)} of {len(qrels)} queries have no results and count as 0"
+        )
+    extra = [qid for qid in run if qid not in qrels]
+    if extra:
+        warnings.append(f"{name}: {len(extra)} queries are not in the qrels and are ignored")
+    if doc_ids is not None:
+        unknown = sorted({d for docs in run.values() for d, _ in docs if d not in doc_ids})
+        if unknown:
+            examples = ", ".join(unknown[:WARN_EXAMPLES])
+            more = ", ..." if len(unknown) > WARN_EXAMPLES else ""
+            warnings.append(f"{name}: {len(unknown)} retrieved documents are not in the "
+                            f"corpus ({examples}{more})")
+    return warnings
+
+
+def evaluate_runs(
+    qrels: Qrels,
+    runs: dict[str, Run],
+    specs: Sequence[MeasureSpec],
+    articles: dict[str, str],
+    options: EvalOptions,
+    *,
+    doc_ids: set[str] | None = None,
+    keep_per_query: bool = False,
+    settings: dict[str, object] | None = None,
+) -> EvalReport:
+    """Score every run on every query of the qrels; compare each later run with the first."""
+    qids = list(qrels)
+    clusters = [articles.get(qid, qid) for qid in qids]
+    values: dict[str, dict[str, dict[str, float]]] = {}
+    warnings: list[str] = []
+    summaries: list[MeasureSummary] = []
+    for name, run in runs.items():
+        warnings += run_warnings(name, qrels, run, doc_ids)
+        values[name] = per_query(qrels, run, specs)
+        for spec in specs:
+            column = [values[name][spec.name][qid] for qid in qids]
+            plain = bootstrap_interval(column, options.bootstrap_samples, options.seed)
+            cluster = cluster_bootstrap_interval(
+                column, clusters, options.bootstrap_samples, options.seed
+            )
+            summaries.append(MeasureSummary(
+                run=name, measure=spec.name, queries=len(qids), mean=plain.mean,
+                low=plain.low, high=plain.high,
+                cluster_low=cluster.low, cluster_high=cluster.high,
+            ))
+    comparisons: list[PairedComparison] = []
+    names = list(runs)
+    for other in names[1:]:
+        for spec in specs:
+            comparisons.append(paired_comparison(
+                spec.name, names[0], other,
+                [values[names[0]][spec.name][qid] for qid in qids],
+                [values[other][spec.name][qid] for qid in qids],
+                samples=options.bootstrap_samples, rounds=options.permutation_rounds,
+                seed=options.seed, clusters=clusters,
+            ))
+    return EvalReport(
+        runs=names,
+        measures=[spec.name for spec in specs],
+        queries=len(qids),
+        articles=len(set(clusters)),
+        settings={"seed": options.seed, "bootstrap_samples": options.bootstrap_samples,
+                  "permutation_rounds": options.permutation_rounds, **(settings or {})},
+        summaries=summaries,
+        comparisons=comparisons,
+        per_query=values if keep_per_query else None,
+        warnings=warnings,
+    )
+
+
+def format_table(report: EvalReport) -> str:
+    """A plain-text table for people: means with both intervals, then the paired comparisons."""
+    lines = [
+        f"{report.queries} queries in {report.articles} articles; 95% intervals from "
+        f"{report.settings['bootstrap_samples']} resamples of queries [q] and of articles [a]",
+    ]
+    width_run = max([len("run")] + [len(name) for name in report.runs])
+    width_measure = max([len("measure")] + [len(m) for m in report.measures])
+    lines.append(f"{'run':<{width_run}}  {'measure':<{width_measure}}  "
+                 f"{'mean':>6}  {'CI95 [q]':>15}  {'CI95 [a]':>15}")
+    for s in report.summaries:
+        lines.append(
+            f"{s.run:<{width_run}}  {s.measure:<{width_measure}}  {s.mean:6.4f}  "
+            f"[{s.low:.4f},{s.high:.4f}]  [{s.cluster_low:.4f},{s.cluster_high:.4f}]"
+        )
+    if report.comparisons:
+        lines.append("")
+        lines.append(f"paired: B - A, permutation test with "
+                     f"{report.settings['permutation_rounds']} rounds")
+        for c in report.comparisons:
+            cluster = (f" CI95[a]=[{c.cluster_low:+.4f},{c.cluster_high:+.4f}]"
+                       if c.cluster_low is not None and c.cluster_high is not None else "")
+            lines.append(
+                f"{c.measure} {c.run_a}->{c.run_b}: diff={c.diff:+.4f} "
+                f"CI95=[{c.low:+.4f},{c.high:+.4f}]{cluster} perm_p={c.p_value:.4f} "
+                f"win/tie/loss={c.wins}/{c.ties}/{c.losses}"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def format_per_query(report: EvalReport) -> str:
+    """Tab-separated ``run measure qid value`` lines (trec_eval -q style)."""
+    if report.per_query is None:
+        return ""
+    lines = []
+    for run, measures in report.per_query.items():
+        for measure, by_qid in measures.items():
+            for qid, value in by_qid.items():
+                lines.append(f"{run}\t{measure}\t{qid}\t{value:.4f}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,120 @@
+"""Per-query measures: ir_measures (pytrec_eval) for the standard ones, our own code for Ragas'
+context precision, and trec_eval's ``-c`` rule (qrels queries absent from a run score 0).
+
+Measure names are ir_measures' syntax (``nDCG@10``, ``R(rel=2)@100``, ``RR@10``, ``P@5``,
+``AP@100``, ``Success@1``) plus ``CP@k`` for context precision. A relevance threshold given
+once (``rel``) is applied to every measure that takes one and does not name its own; the
+``exp`` gains turn nDCG's gain of grade g into 2^g - 1.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import ir_measures
+
+from ..errors import UsageError
+from .runs import Qrels, Run
+
+Gains = Literal["linear", "exp"]
+
+#: What `qrelsmith eval` reports without --measures: the seed's strict set (RR, recall at the
+#: prompt and candidate cut-offs, first-hit success, AP) plus graded nDCG and context precision.
+DEFAULT_MEASURES: tuple[str, ...] = (
+    "nDCG@10", "RR@10", "R@10", "R@100", "Success@1", "P@5", "AP@100", "CP@5",
+)
+#: Default relevance threshold: grade 2 is the section the author named; grade 1 only says
+#: "same article" and would let a retriever score by finding the article (the seed's "strict").
+DEFAULT_REL = 2
+
+_CONTEXT_PRECISION = re.compile(r"^(?:CP|ContextPrecision)(?:\(rel=(\d+)\))?@(\d+)$")
+
+
+@dataclass(frozen=True)
+class MeasureSpec:
+    """One measure to compute: an ir_measures measure, or context precision (``measure`` None)."""
+
+    name: str
+    measure: ir_measures.Measure | None = None
+    cutoff: int = 0
+    rel: int = 1
+
+
+def context_precision(ranking: Sequence[str], judged: dict[str, int], k: int, rel: int) -> float:
+    """Ragas' context precision@k of one ranking.
+
+    sum over ranks i <= k of precision@i * v_i, divided by the number of relevant documents in
+    the top k (v_i = 1 when the document at i has grade >= rel). Unlike AP the denominator does
+    not count relevant documents that were not retrieved; no relevant document in the top k
+    gives 0.
+    """
+    hits = 0
+    total = 0.0
+    for position, docid in enumerate(ranking[:k], 1):
+        if judged.get(docid, 0) >= rel:
+            hits += 1
+            total += hits / position
+    return total / hits if hits else 0.0
+
+
+def parse_measures(
+    names: Iterable[str], *, rel: int | None, gains: Gains, grades: Iterable[int]
+) -> list[MeasureSpec]:
+    """Turn measure names into specs; unknown names raise UsageError."""
+    grade_set = sorted({int(g) for g in grades} | {0})
+    specs: list[MeasureSpec] = []
+    for raw in names:
+        name = raw.strip()
+        if not name:
+            continue
+        cp = _CONTEXT_PRECISION.match(name)
+        if cp:
+            threshold = int(cp.group(1)) if cp.group(1) else (rel if rel is not None else 1)
+            cutoff = int(cp.group(2))
+            specs.append(MeasureSpec(name=f"CP(rel={threshold})@{cutoff}", cutoff=cutoff,
+                                     rel=threshold))
+            continue
+        try:
+            measure = ir_measures.parse_measure(name)
+        except (ValueError, NameError, KeyError, AttributeError) as exc:
+            raise UsageError(f"unknown measure {name!r}: {exc}") from exc
+        supported = getattr(measure, "SUPPORTED_PARAMS", {})
+        if rel is not None and "rel" in supported and "rel" not in measure.params:
+            measure = measure(rel=rel)
+        if gains == "exp" and "gains" in supported and "gains" not in measure.params:
+            measure = measure(gains={g: 2**g - 1 if g > 0 else 0 for g in grade_set})
+        specs.append(MeasureSpec(name=str(measure), measure=measure))
+    if not specs:
+        raise UsageError("no measures given")
+    names_seen = [spec.name for spec in specs]
+    if len(set(names_seen)) != len(names_seen):
+        raise UsageError("a measure is named twice")
+    return specs
+
+
+def per_query(qrels: Qrels, run: Run, specs: Sequence[MeasureSpec]) -> dict[str, dict[str, float]]:
+    """measure name -> qid -> value, for every query of the qrels (absent from the run: 0)."""
+    qids = list(qrels)
+    values: dict[str, dict[str, float]] = {spec.name: dict.fromkeys(qids, 0.0) for spec in specs}
+    standard = [spec for spec in specs if spec.measure is not None]
+    if standard:
+        by_measure = {spec.measure: spec.name for spec in standard if spec.measure is not None}
+        scored = {
+            qid: {docid: score for docid, score in run[qid]} for qid in qids if qid in run
+        }
+        judged = {qid: qrels[qid] for qid in scored}
+        if scored:
+            for metric in ir_measures.iter_calc(list(by_measure), judged, scored):
+                values[by_measure[metric.measure]][metric.query_id] = float(metric.value)
+    for spec in specs:
+        if spec.measure is not None:
+            continue
+        column = values[spec.name]
+        for qid in qids:
+            if qid in run:
+                ranking = [docid for docid, _ in run[qid]]
+                column[qid] = context_precision(ranking, qrels[qid], spec.cutoff, spec.rel)
+    return values
