@@ -41,8 +41,9 @@ _SUPERSETS = {
     "gbk": "gb18030",
 }
 
-#: A page with more NUL bytes than this share of its first 4 KB is binary, not text.
-BINARY_NUL_SHARE = 0.01
+#: A page with more NUL bytes than this share of its first 4 KB is binary, not text (HTML has
+#: no NULs; one stray NUL in a broken CMS page is tolerated, four in 4 KB are not).
+BINARY_NUL_SHARE = 0.001
 
 
 def canonical(label: str | None) -> str | None:

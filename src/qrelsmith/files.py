@@ -22,7 +22,7 @@ from .errors import DataError
 def dumps(value: Any) -> str:
     """JSON as UTF-8 text without ASCII escaping (Japanese stays readable), keys in given order."""
     if isinstance(value, BaseModel):
-        value = value.model_dump(mode="json")
+        value = value.model_dump(mode="json", by_alias=True)
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
@@ -55,7 +55,7 @@ def write_text(path: str | Path, text: str) -> None:
 def write_json(path: str | Path, value: Any) -> None:
     """Write one JSON document, indented, atomically."""
     if isinstance(value, BaseModel):
-        value = value.model_dump(mode="json")
+        value = value.model_dump(mode="json", by_alias=True)
     write_text(path, json.dumps(value, ensure_ascii=False, indent=2) + "\n")
 
 

@@ -195,6 +195,21 @@ class Report(Record):
     manifest: Manifest
 
 
+class BeirDocument(Record):
+    """One line of beir/corpus.jsonl."""
+
+    id: str = Field(alias="_id")
+    title: str
+    text: str
+
+
+class BeirQuery(Record):
+    """One line of beir/queries.jsonl."""
+
+    id: str = Field(alias="_id")
+    text: str
+
+
 class BuildResult(Record):
     """Everything a build produces, in memory; ``export.write_build`` puts it on disk."""
 

@@ -37,10 +37,11 @@ def _selector(css: str) -> CSSSelector:
     return CSSSelector(css)
 
 
-def _title(document: lxml.html.HtmlElement) -> str:
-    for path in ("//h1", "//title"):
-        for element in document.xpath(path):
-            text = fold_space(element.text_content())
+def _title(document: lxml.html.HtmlElement, root: lxml.html.HtmlElement) -> str:
+    """The article's H1, else the page's <title>, else any H1 (site headers carry one too)."""
+    for element, path in ((root, ".//h1"), (document, "//title"), (document, "//h1")):
+        for found in element.xpath(path):
+            text = fold_space(found.text_content())
             if text:
                 return text
     return ""
@@ -73,8 +74,8 @@ def parse_html(
         document = lxml.html.document_fromstring(raw, parser=parser)
     except (etree.ParserError, ValueError) as exc:
         raise DataError(f"unparsable HTML: {exc}") from exc
-    title = _title(document)
     root = find_root(document, options.article_selectors)
+    title = _title(document, root)
     etree.strip_elements(root, *options.drop_tags, with_tail=False)
     return ParsedPage(root=root, title=title, encoding=encoding)
 

@@ -76,6 +76,12 @@ EXCLUDED_HEADINGS: tuple[str, ...] = (
     r"참고 문헌",
     r"참고문헌",
     r"출처",
+    # the quick-reference table's own section, where a page puts the table under an H2
+    r"早見表",
+    r"quick reference",
+    r"at a glance",
+    r"referencia rápida",
+    r"한눈에 보기",
 )
 
 #: What may follow an excluded keyword for the heading still to count as that keyword.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..files import atomic_open, write_jsonl
 from ..labels import qrels_rows, sections_by_article
-from ..models import CorpusRecord, GoldenQuery
+from ..models import BeirDocument, BeirQuery, CorpusRecord, GoldenQuery
 
 FOLDER = "beir"
 
@@ -19,9 +19,9 @@ def write_beir(
     target = folder / FOLDER
     write_jsonl(
         target / "corpus.jsonl",
-        ({"_id": r.id, "title": r.heading, "text": r.text} for r in corpus),
+        (BeirDocument(_id=r.id, title=r.heading, text=r.text) for r in corpus),
     )
-    write_jsonl(target / "queries.jsonl", ({"_id": q.qid, "text": q.query} for q in queries))
+    write_jsonl(target / "queries.jsonl", (BeirQuery(_id=q.qid, text=q.query) for q in queries))
     by_article = sections_by_article(corpus)
     with atomic_open(target / "qrels" / "test.tsv") as handle:
         handle.write("query-id\tcorpus-id\tscore\n")

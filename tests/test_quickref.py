@@ -1,0 +1,83 @@
+"""quickref.py: finding the table by headers or by headings; cells, spans, names."""
+
+from __future__ import annotations
+
+from qrelsmith import article_queries, parse_article
+
+HEADINGS = "<h2 id='a'>Install Python</h2><p>x</p><h2>Create a venv</h2><p>y</p><h2>Pin versions</h2><p>z</p>"
+
+
+def test_th_headers_with_thead_and_cell_markup() -> None:
+    page = f"""<article><p>Compare:</p>
+    <table><tr><th>Tool</th><th>Speed</th></tr><tr><td>pip</td><td>ok</td></tr></table>
+    <p><strong>Quick reference</strong></p>
+    <table><thead><tr><th>Question</th><th>Short answer</th><th>Details</th></tr></thead>
+    <tbody><tr><td>How do I<br>install?</td><td>Use <code>apt</code> &amp; pyenv</td>
+    <td><a href="#a">Install</a></td></tr>
+    <tr><td>venv?</td><td>python -m venv</td><td>Create a venv</td></tr></tbody></table>
+    {HEADINGS}</article>"""
+    article = parse_article(page, "en.html")
+    assert article.table is not None
+    assert article.table.name == "Quick reference"
+    assert article.table.detected_by == "headers"
+    first = article.table.rows[0]
+    assert (first.query, first.answer, first.reference) == (
+        "How do I install?",
+        "Use apt & pyenv",
+        "Install",
+    )
+    assert first.reference_anchors == ["a"]
+    queries, rejected = article_queries(article)
+    assert [q.match for q in queries] == ["anchor", "exact"] and rejected == []
+    assert queries[0].source == "Quick reference:Install"
+
+
+def test_td_header_row_without_thead_japanese() -> None:
+    page = """<article><table>
+    <tr><td>知りたいこと</td><td>答え</td><td>詳しい節</td></tr>
+    <tr><td>仮想環境の作り方</td><td>venv</td><td>仮想環境</td></tr></table>
+    <h2>仮想環境を作る</h2><p>x</p></article>"""
+    article = parse_article(page, "ja.html")
+    assert article.table is not None and article.table.name == "早見表"
+    assert article.table.columns == {"query": 0, "answer": 1, "reference": 2}
+
+
+def test_table_recognised_by_headings_when_headers_say_nothing() -> None:
+    page = f"""<article><table><tr><th>Thing</th><th>Gist</th><th>Part</th></tr>
+    <tr><td>get python</td><td>installer</td><td>Install Python</td></tr>
+    <tr><td>isolate deps</td><td>venv</td><td>Create a venv</td></tr>
+    <tr><td>lock</td><td>pip freeze</td><td>Pin versions</td></tr></table>{HEADINGS}</article>"""
+    article = parse_article(page, "x.html")
+    assert article.table is not None
+    assert article.table.detected_by == "headings"
+    assert article.table.columns == {"query": 0, "answer": 1, "reference": 2}
+    assert [r.query for r in article.table.rows] == ["get python", "isolate deps", "lock"]
+
+
+def test_table_text_never_reaches_a_section() -> None:
+    page = """<article><h2>Quick reference</h2>
+    <table><tr><th>Question</th><th>Answer</th><th>Details</th></tr>
+    <tr><td>secret question</td><td>SECRET ANSWER</td><td>Real section</td></tr></table>
+    <h2>Real section</h2><p>body</p></article>"""
+    article = parse_article(page, "leak.html")
+    assert all("SECRET" not in s.text and "secret" not in s.text for s in article.sections)
+    assert [s.heading for s in article.sections] == ["Real section"]
+
+
+def test_rowspan_colspan_expand() -> None:
+    page = """<article><table><tr><th>Question</th><th>Answer</th><th>Section</th></tr>
+    <tr><td>q1</td><td rowspan="2">shared</td><td>Alpha</td></tr>
+    <tr><td>q2</td><td>Beta</td></tr>
+    <tr><td colspan="2">q3 wide</td><td>Alpha</td></tr></table>
+    <h2>Alpha</h2><p>a</p><h2>Beta</h2><p>b</p></article>"""
+    rows = parse_article(page, "s.html").quickref_rows
+    assert [(r.query, r.answer, r.reference) for r in rows] == [
+        ("q1", "shared", "Alpha"),
+        ("q2", "shared", "Beta"),
+        ("q3 wide", "q3 wide", "Alpha"),
+    ]
+
+
+def test_page_without_table() -> None:
+    article = parse_article("<article><h2>A</h2><p>x</p></article>", "n.html")
+    assert article.table is None and article_queries(article) == ([], [])

@@ -1,0 +1,59 @@
+"""sections.py: split at H2, H3 kept inside, intro dropped, exclusions, code dropped, anchors."""
+
+from __future__ import annotations
+
+from qrelsmith import parse_article
+from qrelsmith.config import BuildOptions
+
+PAGE = """<!doctype html><html><head><title>T | Site</title></head><body>
+<header><h1>Site name</h1><nav>Home About</nav></header>
+<main><article><h1>Article title</h1><p>Intro text before any H2.</p>
+<h2 id="one">1. First <em>topic</em></h2><p>First body.</p>
+<h3 id="sub">Detail</h3><p>Sub body <code>inline()</code>.</p>
+<pre><code>print("dropped")</code></pre>
+<section id="second"><h2>Second</h2><div><p>Second body.</p></div></section>
+<h2>よくある質問</h2><p>Q and A</p>
+<h2>参考になる設定例</h2><p>kept</p>
+<h2>参考・出典</h2><p>links</p>
+<h2>Summary and next steps</h2><p>gone</p>
+<script>var x = "<h2>not a heading</h2>";</script>
+<aside>sidebar</aside></article></main><footer>foot</footer></body></html>"""
+
+
+def test_split_and_exclusions() -> None:
+    article = parse_article(PAGE, "a.html")
+    assert [s.heading for s in article.sections] == ["1. First topic", "Second", "参考になる設定例"]
+    assert [s.id for s in article.sections] == ["a.html#0", "a.html#1", "a.html#3"]
+    assert [(e.heading, e.pattern) for e in article.excluded] == [
+        ("よくある質問", "よくある質問"),
+        ("参考・出典", "参考"),
+        ("Summary and next steps", "summary"),
+    ]
+    first = article.sections[0]
+    assert first.subheadings == ["Detail"]
+    assert first.text == "First body. Detail Sub body inline()."
+    assert "dropped" not in first.text
+    assert article.title == "Article title"
+
+
+def test_intro_chrome_and_scripts_are_not_section_text() -> None:
+    article = parse_article(PAGE, "a.html")
+    everything = " ".join(s.text for s in article.sections)
+    for absent in ("Intro text", "Site name", "sidebar", "foot", "not a heading", "Home"):
+        assert absent not in everything
+
+
+def test_anchors_belong_to_their_section() -> None:
+    article = parse_article(PAGE, "a.html")
+    assert article.sections[0].anchors == ["one", "sub"]
+    assert article.sections[1].anchors == ["second"]
+
+
+def test_section_level_is_configurable() -> None:
+    article = parse_article(PAGE, "a.html", BuildOptions(section_level=3))
+    assert [s.heading for s in article.sections] == ["Detail"]
+
+
+def test_root_selector_falls_back_to_body() -> None:
+    article = parse_article("<html><body><h2>Only</h2><p>text</p></body></html>", "b.html")
+    assert [(s.heading, s.text) for s in article.sections] == [("Only", "text")]
