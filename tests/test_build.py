@@ -1,0 +1,129 @@
+"""build + export through the CLI: exit codes, atomic outputs, determinism, bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from qrelsmith import build
+from qrelsmith.cli import main
+
+GOOD = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</title></head>
+<body><article><h1>{title}</h1>
+<table><tr><th>Question</th><th>Answer</th><th>Details</th></tr>
+<tr><td>What is {title}?</td><td>A thing</td><td>About {title}</td></tr>
+<tr><td>How to use {title}?</td><td>Carefully</td><td>Using it</td></tr></table>
+<h2>About {title}</h2><p>{title} is a thing.</p>
+<h2>Using {title}</h2><p>Use it with care.</p>
+<h2>FAQ</h2><p>Nothing.</p></article></body></html>"""
+
+
+def write_site(root: Path, names: list[str]) -> Path:
+    for name in names:
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(GOOD.format(title=Path(name).stem), encoding="utf-8")
+    return root
+
+
+def test_build_writes_every_output(tmp_path: Path) -> None:
+    site = write_site(tmp_path / "site", ["a.html", "sub/b.htm"])
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q"]) == 0
+    for name in ("corpus.jsonl", "golden.jsonl", "qrels.trec", "queries.tsv", "report.json"):
+        assert (out / name).is_file(), name
+    for name in ("corpus.jsonl", "queries.jsonl", "qrels/test.tsv"):
+        assert (out / "beir" / name).is_file(), name
+    golden = [json.loads(line) for line in (out / "golden.jsonl").read_text().splitlines()]
+    assert [g["qid"] for g in golden] == ["a.html#q0", "a.html#q1", "sub/b.htm#q0", "sub/b.htm#q1"]
+    assert golden[1]["relevant"] == {"a.html#1": 2} and golden[1]["match"] == "fuzzy"
+    assert (out / "qrels.trec").read_text().splitlines()[:2] == ["a.html#q0 0 a.html#0 2", "a.html#q0 0 a.html#1 1"]
+    assert not list(out.rglob("*.tmp")), "temporary files left behind"
+
+
+def test_same_input_same_bytes_in_any_order(tmp_path: Path) -> None:
+    site = write_site(tmp_path / "site", ["a.html", "b.html", "c.html"])
+    other = tmp_path / "other"
+    write_site(other, ["c.html"])
+    shutil.move(site / "c.html", tmp_path / "c_moved.html")
+    (other / "c.html").write_text(GOOD.format(title="c"), encoding="utf-8")
+    one, two = tmp_path / "one", tmp_path / "two"
+    main(["build", str(site), str(other), "--out", str(one), "-q"])
+    main(["build", str(other), str(site), "--out", str(two), "-q"])
+    for path in sorted(one.rglob("*")):
+        if path.is_file():
+            assert path.read_bytes() == (two / path.relative_to(one)).read_bytes(), path
+
+
+def test_adding_an_article_renumbers_nothing(tmp_path: Path) -> None:
+    site = write_site(tmp_path / "site", ["b.html"])
+    before = build([site]).queries
+    write_site(site, ["a.html"])
+    after = {q.qid: q for q in build([site]).queries}
+    assert all(after[q.qid] == q for q in before)
+
+
+def test_broken_pages_are_reported_and_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    site = write_site(tmp_path / "site", ["good.html"])
+    (site / "empty.html").write_bytes(b"")
+    (site / "junk.html").write_bytes(bytes(range(256)) * 8)
+    (site / "plain.html").write_text("just words, no markup at all", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out)]) == 3
+    report = json.loads((out / "report.json").read_text())
+    assert [(s["path"], s["reason"]) for s in report["skipped"]] == [
+        ("empty.html", "empty page"),
+        ("junk.html", "binary data, not HTML"),
+        ("plain.html", "not HTML (no markup)"),
+    ]
+    assert report["counts"]["articles"] == 1 and report["counts"]["queries"] == 2
+    assert "skipped pages: 3" in capsys.readouterr().err
+
+
+def test_missing_path_and_bad_config_write_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert main(["build", str(tmp_path / "nope"), "--out", str(out)]) == 2
+    assert capsys.readouterr().err.startswith("error: input path not found")
+    site = write_site(tmp_path / "site", ["a.html"])
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[build]\nfuzzy_threshold = 'high'\n")
+    assert main(["build", str(site), "--out", str(out), "--config", str(bad)]) == 2
+    assert "build.fuzzy_threshold" in capsys.readouterr().err
+    bad.write_text("[build\n")
+    assert main(["build", str(site), "--out", str(out), "--config", str(bad)]) == 2
+    assert not out.exists()
+
+
+def test_config_overrides_defaults(tmp_path: Path) -> None:
+    site = write_site(tmp_path / "site", ["a.html"])
+    config = tmp_path / "site.toml"
+    config.write_text('[build]\nexcluded_headings = []\nfuzzy_threshold = 99\n[audit]\nsize = 0\n')
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-c", str(config), "-q"]) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert report["counts"]["excluded_sections"] == 0
+    assert report["counts"]["rejected"] == 1  # "Using it" no longer fuzzy-matches at 99
+    assert report["manifest"]["config"]["build"]["fuzzy_threshold"] == 99
+
+
+def test_interrupted_write_leaves_no_partial_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from qrelsmith import files
+
+    site = write_site(tmp_path / "site", ["a.html"])
+    out = tmp_path / "out"
+    real_dumps = files.dumps
+    calls = {"n": 0}
+
+    def failing(value: object) -> str:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return real_dumps(value)
+
+    monkeypatch.setattr(files, "dumps", failing)
+    assert main(["build", str(site), "--out", str(out), "-q"]) == 130
+    assert not (out / "corpus.jsonl").exists()
+    assert not list(out.glob("*.tmp")) and not list(out.glob(".*.tmp"))
