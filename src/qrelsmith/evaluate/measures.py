@@ -1,7 +1,8 @@
 """Per-query measures: ir_measures (pytrec_eval) for the standard ones, our own code for Ragas'
 context precision, and trec_eval's ``-c`` rule (qrels queries absent from a run score 0).
 
-Measure names are ir_measures' syntax (``nDCG@10``, ``R(rel=2)@100``, ``RR@10``, ``P@5``,
+Measure names are ir_measures' syntax, reported in its canonical form (parameters at their
+default are left out: ``R(rel=1)@10`` is ``R@10``), (``nDCG@10``, ``R(rel=2)@100``, ``RR@10``, ``P@5``,
 ``AP@100``, ``Success@1``) plus ``CP@k`` for context precision. A relevance threshold given
 once (``rel``) is applied to every measure that takes one and does not name its own; the
 ``exp`` gains turn nDCG's gain of grade g into 2^g - 1.
@@ -74,8 +75,9 @@ def parse_measures(
         if cp:
             threshold = int(cp.group(1)) if cp.group(1) else (rel if rel is not None else 1)
             cutoff = int(cp.group(2))
-            specs.append(MeasureSpec(name=f"CP(rel={threshold})@{cutoff}", cutoff=cutoff,
-                                     rel=threshold))
+            # named like ir_measures names its own: the default rel=1 is left out
+            label = "CP" if threshold == 1 else f"CP(rel={threshold})"
+            specs.append(MeasureSpec(name=f"{label}@{cutoff}", cutoff=cutoff, rel=threshold))
             continue
         try:
             measure = ir_measures.parse_measure(name)

@@ -1,0 +1,176 @@
+"""The evaluation commands end to end through qrelsmith.cli.main, on tests/fixtures/eval."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from qrelsmith.cli import main
+
+FIXTURE = Path(__file__).parent / "fixtures" / "eval"
+BUILD = FIXTURE / "build"
+COMMANDS = ("baseline", "eval", "check", "validate", "align")
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("runs")
+    paths = {"bm25": folder / "bm25.trec", "tfidf": folder / "tfidf.trec"}
+    assert main(["baseline", str(BUILD), "--out", str(paths["bm25"]), "--k", "5"]) == 0
+    assert main(["baseline", str(BUILD), "--out", str(paths["tfidf"]), "--method", "tfidf",
+                 "--ngrams", "2-3"]) == 0
+    return paths
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help_with_an_example(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert "example:" in out and f"qrelsmith {command}" in out
+
+
+def test_baseline_writes_a_trec_run_that_finds_the_japanese_section(
+    runs: dict[str, Path],
+) -> None:
+    lines = runs["bm25"].read_text(encoding="utf-8").splitlines()
+    first = lines[0].split()
+    assert first[:4] == ["ja/rdp-port.html#q0", "Q0", "ja/rdp-port.html#1", "1"]
+    assert first[5] == "bm25-c2-3"
+    assert all(len(line.split()) == 6 for line in lines)
+    per_query: dict[str, int] = {}
+    for line in lines:
+        per_query[line.split()[0]] = per_query.get(line.split()[0], 0) + 1
+    assert max(per_query.values()) <= 5
+
+
+def test_baseline_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["baseline", str(BUILD), "--out", "-", "--k", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "es/devoluciones.html#q0 Q0 es/devoluciones.html#1 1" in "\n".join(out)
+
+
+def test_baseline_rejects_a_bad_ngram_range(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["baseline", str(BUILD), "--out", "-", "--ngrams", "3-2"])
+    assert exit_info.value.code == 2
+
+
+def test_eval_table_json_and_reproducibility(
+    runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["eval", str(BUILD), str(runs["bm25"]), str(runs["tfidf"]), "--measures",
+            "nDCG@10", "RR@10", "CP@5", "--gains", "exp", "--json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert "1 of 10 queries have no results and count as 0" in captured.err
+    assert report["runs"] == ["bm25", "tfidf"]
+    assert report["measures"] == ["nDCG(gains={2:3})@10", "RR(rel=2)@10", "CP(rel=2)@5"]
+    assert (report["queries"], report["articles"]) == (10, 4)
+    rr = next(s for s in report["summaries"] if s["run"] == "bm25"
+              and s["measure"] == "RR(rel=2)@10")
+    assert rr["mean"] == pytest.approx(0.8333, abs=1e-4)
+    assert rr["low"] <= rr["mean"] <= rr["high"]
+    assert len(report["comparisons"]) == 3
+    comparison = report["comparisons"][0]
+    assert comparison["wins"] + comparison["ties"] + comparison["losses"] == 10
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out) == report
+
+
+def test_eval_table_and_per_query(
+    runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["eval", str(BUILD), str(runs["bm25"]), "--measures", "R@10",
+                 "--rel", "1", "--per-query"]) == 0
+    out = capsys.readouterr().out
+    assert "10 queries in 4 articles" in out
+    # rel 1: the article's other sections count too; only #4 of four is missing from the top 5
+    assert "bm25\tR@10\tja/rdp-port.html#q0\t0.7500" in out
+    assert "bm25\tR@10\tko/recall.html#q0\t1.0000" in out
+
+
+def test_eval_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.trec"
+    bad.write_text("q1 Q0 d1 1\n", encoding="utf-8")
+    assert main(["eval", str(BUILD), str(bad)]) == 1
+    assert "bad.trec:1: not a TREC run line" in capsys.readouterr().err
+    good = tmp_path / "good.trec"
+    good.write_text("ja/rdp-port.html#q0 Q0 ja/rdp-port.html#1 1 1.0 t\n", encoding="utf-8")
+    assert main(["eval", str(BUILD), str(good), "--measures", "NoSuchMeasure@3"]) == 2
+    assert main(["eval", str(tmp_path), str(good)]) == 1
+    assert "qrels.trec is missing" in capsys.readouterr().err
+
+
+def test_check_ranks_the_planted_problems(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(BUILD), "--json"]) == 0
+    suspects = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    kinds = {s["qid"]: {signal["kind"] for signal in s["signals"]} for s in suspects}
+    assert suspects[0]["qid"] == "es/envios.html#q0"
+    assert {"other-article", "duplicate", "low-score"} <= kinds["es/envios.html#q0"]
+    assert "duplicate" in kinds["es/devoluciones.html#q0"]
+    assert "no-content" in kinds["ja/rdp-port.html#q2"]  # 置くか置かないか
+    assert "no-content" in kinds["ja/rdp-port.html#q3"]  # どちらを選ぶか
+    assert "ja/rdp-port.html#q0" not in kinds
+    scores = [s["suspicion"] for s in suspects]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_check_with_a_given_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "run.trec"
+    run.write_text("ko/recall.html#q0 Q0 es/envios.html#0 1 9.0 t\n", encoding="utf-8")
+    assert main(["check", str(BUILD), "--run", str(run), "--limit", "40"]) == 0
+    out = capsys.readouterr().out
+    assert "ko/recall.html#q0" in out and "top hit es/envios.html#0" in out
+
+
+def test_validate_accepts_the_fixture_and_lists_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["validate", str(BUILD)]) == 0
+    assert capsys.readouterr().out == ""
+    broken = tmp_path / "broken"
+    shutil.copytree(BUILD, broken)
+    qrels = broken / "qrels.trec"
+    lines = qrels.read_text(encoding="utf-8").splitlines()
+    lines = [line for line in lines if not line.startswith("ko/recall.html#q1 ")]
+    lines[0] = lines[0].rsplit(" ", 1)[0] + " 1.5"
+    lines = [line[:-1] + "1" if line == "es/devoluciones.html#q1 0 es/devoluciones.html#2 2"
+             else line for line in lines]
+    lines.append("ja/rdp-port.html#q0 0 ja/rdp-port.html#9 1")
+    lines.append("ja/rdp port 0 ja/rdp-port.html#1 2")
+    qrels.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["validate", str(broken), "--json"]) == 1
+    captured = capsys.readouterr()
+    kinds = {json.loads(line)["kind"] for line in captured.out.splitlines()}
+    assert {"grade", "unknown-doc", "format", "no-target", "beir", "golden"} <= kinds
+    assert captured.err.startswith("error: 7 problems in")
+
+
+def test_align_maps_chunks_and_reports_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "chunks"
+    assert main(["align", str(BUILD), "--chunks", str(FIXTURE / "chunks.jsonl"),
+                 "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "4 of 6 chunks mapped" in err
+    assert "chunk c-unknown maps to nothing" in err and "chunk c-nomatch" in err
+    rows = {tuple(line.split()[::2]): line.split()[3]
+            for line in (out / "qrels.trec").read_text(encoding="utf-8").splitlines()}
+    assert rows[("ja/rdp-port.html#q0", "c-rdp-2")] == "2"  # made of the answer section
+    assert rows[("ja/rdp-port.html#q0", "c-rdp-3")] == "1"
+    assert rows[("ja/rdp-port.html#q1", "c-rdp-3")] == "2"  # covers the whole section #2
+    assert rows[("es/devoluciones.html#q0", "c-dev-all")] == "2"  # whole article, one chunk
+    report = json.loads((out / "align_report.json").read_text(encoding="utf-8"))
+    assert report["counts"]["dropped_queries"] == 4  # articles with no chunks
+    assert main(["validate", str(out)]) == 0
+    assert main(["baseline", str(out), "--out", str(tmp_path / "c.trec")]) == 0
+    assert main(["eval", str(out), str(tmp_path / "c.trec"), "--measures", "RR@10"]) == 0
