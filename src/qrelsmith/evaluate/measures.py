@@ -1,11 +1,11 @@
 """Per-query measures: ir_measures (pytrec_eval) for the standard ones, our own code for Ragas'
 context precision, and trec_eval's ``-c`` rule (qrels queries absent from a run score 0).
 
-Measure names are ir_measures' syntax, reported in its canonical form (parameters at their
-default are left out: ``R(rel=1)@10`` is ``R@10``), (``nDCG@10``, ``R(rel=2)@100``, ``RR@10``, ``P@5``,
-``AP@100``, ``Success@1``) plus ``CP@k`` for context precision. A relevance threshold given
-once (``rel``) is applied to every measure that takes one and does not name its own; the
-``exp`` gains turn nDCG's gain of grade g into 2^g - 1.
+Measure names are ir_measures' syntax (``nDCG@10``, ``R(rel=2)@100``, ``RR@10``, ``P@5``,
+``AP@100``, ``Success@1``) plus ``CP@k`` for context precision, reported in ir_measures'
+canonical form (parameters at their default are left out: ``R(rel=1)@10`` is ``R@10``).
+A relevance threshold given once (``rel``) is applied to every measure that takes one and does
+not name its own; the ``exp`` gains turn nDCG's gain of grade g into 2^g - 1.
 """
 
 from __future__ import annotations
