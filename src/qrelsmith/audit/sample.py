@@ -1,0 +1,177 @@
+"""Draw the audit sample: stratified, seeded, reproducible. Pure functions.
+
+Rows whose label is most likely wrong are over-represented: fuzzy matches, and among them those
+scoring below ``low_score``, and references naming several sections. Each sampled row records its
+weight (queries in its stratum / rows drawn from it), so the weighted precision stays unbiased
+for the whole golden set.
+
+Within a stratum the rows drawn are those with the smallest ``sha256(seed, qid)``: a uniform
+draw without replacement that gives the same rows on every platform and Python version, and
+keeps most of the sample when a rebuild adds or removes a few queries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Mapping, Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from ..models import GoldenQuery
+from .stats import effective_size, wilson_half_width
+
+#: Strata, each query in the first that fits it. ``low_score``: a fuzzy match below the
+#: configured score; ``fuzzy``: the other fuzzy matches; ``multi``: several named sections
+#: (the seed's missed "A／B" label); ``plain``: one section found by anchor, exact or contains.
+STRATA: tuple[str, ...] = ("low_score", "fuzzy", "multi", "plain")
+
+#: How many times more likely a risky row is drawn than a plain one. The seed's two wrong labels
+#: out of 40 were a weak fuzzy match and a two-section reference; 3-4x puts about half of a
+#: 40-row sample into those strata on the sample site while leaving 15+ plain rows.
+OVERSAMPLE: Mapping[str, float] = {"low_score": 4.0, "fuzzy": 3.0, "multi": 3.0, "plain": 1.0}
+
+#: The precision assumed when telling the reviewer how wide the interval will be: the seed's
+#: 38 right out of 40. The worst case (0.5) is printed beside it.
+PLANNING_PRECISION = 0.95
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Stratum(_Frozen):
+    """How many queries a stratum holds and how many of them were drawn."""
+
+    population: int
+    sampled: int
+
+
+class SampledRow(_Frozen):
+    """One drawn query: its stratum and the number of golden queries it stands for."""
+
+    qid: str
+    stratum: str
+    weight: float
+
+
+class AuditSample(_Frozen):
+    """``audit/sample.json``: what was drawn, how, and from which golden.jsonl."""
+
+    seed: int
+    size: int
+    low_score: float
+    golden_sha256: str
+    strata: dict[str, Stratum]
+    rows: list[SampledRow]
+
+    @property
+    def sample_id(self) -> str:
+        """A short id of this draw (golden set, seed and rows), for the page's saved progress."""
+        digest = hashlib.sha256(self.model_dump_json().encode("utf-8")).hexdigest()
+        return digest[:16]
+
+    def planned_half_width(self, precision: float = PLANNING_PRECISION) -> float:
+        """The 95% half-width the weighted precision will have if the labels are this precise."""
+        return wilson_half_width(precision, effective_size(row.weight for row in self.rows))
+
+    def summary(self) -> str:
+        """One line for people: size, strata, and the interval half-width to expect."""
+        strata = ", ".join(
+            f"{name} {s.sampled}/{s.population}" for name, s in self.strata.items() if s.population
+        )
+        return (
+            f"audit sample: {len(self.rows)} queries (seed {self.seed}; {strata}); "
+            f"95% interval half-width about ±{self.planned_half_width():.3f} "
+            f"if precision is near {PLANNING_PRECISION:.2f}, "
+            f"±{self.planned_half_width(0.5):.3f} at worst"
+        )
+
+
+def stratum_of(query: GoldenQuery, low_score: float) -> str:
+    """The stratum a query belongs to (the first of STRATA that fits)."""
+    if query.match == "fuzzy" and query.score < low_score:
+        return "low_score"
+    if query.match == "fuzzy":
+        return "fuzzy"
+    if len(query.relevant) > 1:
+        return "multi"
+    return "plain"
+
+
+def allocate(populations: Mapping[str, int], size: int) -> dict[str, int]:
+    """Rows to draw per stratum: ``size`` shared in proportion to population x OVERSAMPLE.
+
+    A stratum never gets more rows than it has; what it cannot take goes to the others. Every
+    non-empty stratum gets at least one row when ``size`` allows. Deterministic.
+    """
+    total = sum(populations.values())
+    if size >= total:
+        return dict(populations)
+    taken: dict[str, int] = {}
+    open_strata = [name for name in populations if populations[name] > 0]
+    left = size
+    while True:
+        shares = {name: populations[name] * OVERSAMPLE.get(name, 1.0) for name in open_strata}
+        scale = left / sum(shares.values()) if shares else 0.0
+        full = [name for name in open_strata if shares[name] * scale >= populations[name]]
+        if not full:
+            break
+        for name in full:
+            taken[name] = populations[name]
+            left -= populations[name]
+            open_strata.remove(name)
+    exact = {name: shares[name] * scale for name in open_strata}
+    for name in open_strata:
+        taken[name] = math.floor(exact[name])
+    remainder = left - sum(taken[name] for name in open_strata)
+    by_fraction = sorted(open_strata, key=lambda name: (taken[name] - exact[name], _rank(name)))
+    for name in by_fraction[:remainder]:
+        taken[name] += 1
+    for name in open_strata:
+        if taken[name] == 0 and left >= len(open_strata):
+            donor = max(open_strata, key=lambda other: (taken[other], -_rank(other)))
+            taken[donor] -= 1
+            taken[name] = 1
+    return {name: taken.get(name, 0) for name in populations}
+
+
+def _rank(name: str) -> int:
+    """Position of a stratum in STRATA (unknown names last), to break ties the same way always."""
+    return STRATA.index(name) if name in STRATA else len(STRATA)
+
+
+def draw_key(seed: int, qid: str) -> str:
+    """The seeded pseudo-random rank of a query: smaller is drawn first."""
+    return hashlib.sha256(f"{seed}\x00{qid}".encode()).hexdigest()
+
+
+def draw_sample(
+    queries: Sequence[GoldenQuery],
+    size: int,
+    seed: int,
+    low_score: float,
+    golden_sha256: str = "",
+) -> AuditSample:
+    """Draw ``size`` queries, stratified and weighted; rows in a seeded random order."""
+    members: dict[str, list[GoldenQuery]] = {name: [] for name in STRATA}
+    for query in queries:
+        members[stratum_of(query, low_score)].append(query)
+    counts = allocate({name: len(group) for name, group in members.items()}, max(size, 0))
+    rows: list[SampledRow] = []
+    for name, group in members.items():
+        chosen = sorted(group, key=lambda query: draw_key(seed, query.qid))[: counts[name]]
+        weight = len(group) / counts[name] if counts[name] else 0.0
+        rows.extend(SampledRow(qid=query.qid, stratum=name, weight=weight) for query in chosen)
+    rows.sort(key=lambda row: draw_key(seed, row.qid))
+    return AuditSample(
+        seed=seed,
+        size=size,
+        low_score=low_score,
+        golden_sha256=golden_sha256,
+        strata={
+            name: Stratum(population=len(group), sampled=counts[name])
+            for name, group in members.items()
+        },
+        rows=rows,
+    )

@@ -1,0 +1,69 @@
+"""Label precision from an audit: weighted estimate and a 95% Wilson interval. Pure functions.
+
+A stratified sample over-represents risky rows, so every reviewed row carries a weight (the
+number of queries it stands for). The estimate is the weighted mean; its interval is Wilson's
+score interval at Kish's effective sample size ``(sum w)^2 / sum w^2``, which is the plain Wilson
+interval when all weights are equal. No finite-population correction: the precision measured is
+that of the labelling rules, which will label the next build too, not only this one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+#: Two-sided 95%: the standard normal quantile at 0.975.
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A proportion with its 95% interval; ``n`` rows decided, ``effective_n`` after weighting."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+    effective_n: float
+
+    def __str__(self) -> str:
+        if self.n == 0:
+            return "n/a (no decided rows)"
+        return f"{self.value:.3f}  [{self.low:.3f}, {self.high:.3f}]"
+
+
+def wilson_interval(proportion: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for ``proportion`` seen over ``n`` (maybe effective) trials."""
+    if n <= 0:
+        return 0.0, 1.0
+    z2 = z * z
+    denominator = 1 + z2 / n
+    centre = (proportion + z2 / (2 * n)) / denominator
+    half = z * math.sqrt(proportion * (1 - proportion) / n + z2 / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def wilson_half_width(proportion: float, n: float, z: float = Z95) -> float:
+    """Half the width of the Wilson interval: what a sample of ``n`` will pin the value down to."""
+    low, high = wilson_interval(proportion, n, z)
+    return (high - low) / 2
+
+
+def effective_size(weights: Iterable[float]) -> float:
+    """Kish's effective sample size of weighted rows: ``(sum w)^2 / sum w^2``."""
+    values = list(weights)
+    squares = sum(w * w for w in values)
+    return sum(values) ** 2 / squares if squares else 0.0
+
+
+def weighted_proportion(rows: Iterable[tuple[float, bool]]) -> Estimate:
+    """Weighted share of ``True`` among (weight, outcome) rows, with its Wilson interval."""
+    pairs = list(rows)
+    total = sum(weight for weight, _ in pairs)
+    if not pairs or total <= 0:
+        return Estimate(0.0, 0.0, 1.0, 0, 0.0)
+    value = sum(weight for weight, outcome in pairs if outcome) / total
+    n_eff = effective_size(weight for weight, _ in pairs)
+    low, high = wilson_interval(value, n_eff)
+    return Estimate(value, low, high, len(pairs), n_eff)

@@ -1,0 +1,75 @@
+"""Stratified, seeded sampling and its weights."""
+
+from __future__ import annotations
+
+from qrelsmith.audit.sample import allocate, draw_sample, stratum_of
+from qrelsmith.models import GoldenQuery, Origin
+
+
+def query(i: int, match: str = "contains", score: float = 100.0, sections: int = 1) -> GoldenQuery:
+    return GoldenQuery(
+        qid=f"a{i % 17}.html#q{i}",
+        query=f"q{i}",
+        answer="a",
+        relevant={f"a{i % 17}.html#{n}": 2 for n in range(sections)},
+        same_article=1,
+        source="t:r",
+        match=match,
+        score=score,
+        origin=Origin(path="a", row=i),
+        flags=[],
+    )
+
+
+def population() -> list[GoldenQuery]:
+    return (
+        [query(i) for i in range(300)]
+        + [query(i, "fuzzy", 62.0) for i in range(300, 320)]
+        + [query(i, "fuzzy", 85.0) for i in range(320, 340)]
+        + [query(i, sections=2) for i in range(340, 360)]
+    )
+
+
+def test_strata() -> None:
+    assert stratum_of(query(1, "fuzzy", 70.0, sections=2), 75.0) == "low_score"
+    assert stratum_of(query(1, "fuzzy", 80.0), 75.0) == "fuzzy"
+    assert stratum_of(query(1, "exact", sections=2), 75.0) == "multi"
+    assert stratum_of(query(1, "anchor"), 75.0) == "plain"
+
+
+def test_risky_rows_over_represented_and_weights_unbiased() -> None:
+    sample = draw_sample(population(), 40, seed=0, low_score=75.0)
+    assert len(sample.rows) == 40
+    counts = {name: s.sampled for name, s in sample.strata.items()}
+    risky_share_in_sample = (40 - counts["plain"]) / 40
+    assert risky_share_in_sample > 60 / 360 * 2
+    # Weights add up to the population of every stratum, so a weighted mean is unbiased.
+    for name, stratum in sample.strata.items():
+        total = sum(row.weight for row in sample.rows if row.stratum == name)
+        assert round(total, 9) == stratum.population
+
+
+def test_reproducible_and_seed_dependent() -> None:
+    first = draw_sample(population(), 40, seed=3, low_score=75.0)
+    assert first == draw_sample(list(reversed(population())), 40, seed=3, low_score=75.0)
+    assert first.rows != draw_sample(population(), 40, seed=4, low_score=75.0).rows
+
+
+def test_allocate() -> None:
+    assert allocate({"low_score": 2, "fuzzy": 0, "multi": 1, "plain": 10}, 40) == {
+        "low_score": 2,
+        "fuzzy": 0,
+        "multi": 1,
+        "plain": 10,
+    }
+    small = allocate({"low_score": 1, "fuzzy": 1, "multi": 1, "plain": 1000}, 4)
+    assert small == {"low_score": 1, "fuzzy": 1, "multi": 1, "plain": 1}
+    assert (
+        sum(allocate({"low_score": 20, "fuzzy": 20, "multi": 20, "plain": 300}, 40).values()) == 40
+    )
+
+
+def test_planned_half_width_printed() -> None:
+    sample = draw_sample(population(), 40, seed=0, low_score=75.0)
+    assert "95% interval half-width about ±0." in sample.summary()
+    assert sample.planned_half_width(0.5) > sample.planned_half_width(0.95)
