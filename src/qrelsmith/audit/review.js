@@ -1,0 +1,208 @@
+// qrelsmith audit page. Crawled text is only ever set through textContent, never parsed as HTML.
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("audit-data").textContent);
+  var VERDICTS = ["correct", "wrong", "partly", "unsure"];
+  var KEYS = { "1": "correct", "2": "wrong", "3": "partly", "4": "unsure",
+               c: "correct", w: "wrong", p: "partly", u: "unsure" };
+  var FORMULA_STARTS = ["=", "+", "-", "@", "\t", "\r"];
+  var storageKey = "qrelsmith-audit:" + data.sample_id;
+  var state = load();
+  var $ = function (id) { return document.getElementById(id); };
+
+  function load() {
+    var saved = null;
+    try { saved = JSON.parse(window.localStorage.getItem(storageKey) || "null"); } catch (e) { saved = null; }
+    if (!saved || typeof saved !== "object" || !saved.rows) { saved = { pos: 0, rows: {} }; }
+    return saved;
+  }
+  function save() {
+    try { window.localStorage.setItem(storageKey, JSON.stringify(state)); } catch (e) { /* private mode: keep in memory */ }
+  }
+  function entry(row) {
+    var qid = row.cells.qid;
+    if (!state.rows[qid]) { state.rows[qid] = { verdict: "", sections: row.matched.slice(), none: false, note: "" }; }
+    return state.rows[qid];
+  }
+  function el(tag, text, cls) {
+    var node = document.createElement(tag);
+    if (text !== undefined) { node.textContent = text; }
+    if (cls) { node.className = cls; }
+    return node;
+  }
+  function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } }
+  function sectionsOf(row) { return data.articles[row.article] || []; }
+
+  function showText(row, ids) {
+    var box = $("text");
+    clear(box);
+    var shown = sectionsOf(row).filter(function (s) { return ids.indexOf(s.id) >= 0; });
+    $("text-heading").textContent = shown.length ? "Section text" : "No section selected";
+    shown.forEach(function (s) {
+      box.appendChild(el("h4", "#" + s.n + " " + s.heading));
+      box.appendChild(el("p", s.text));
+    });
+    box.scrollTop = 0;
+  }
+
+  function renderStatus() {
+    var total = data.rows.length;
+    var row = data.rows[state.pos];
+    var mine = entry(row);
+    $("counter").textContent = (state.pos + 1) + " / " + total;
+    var done = data.rows.filter(function (r) { var v = state.rows[r.cells.qid]; return v && v.verdict; }).length;
+    $("progress").value = total ? done / total : 0;
+    $("done").textContent = done + " reviewed";
+    Array.prototype.forEach.call(document.querySelectorAll("#verdicts button"), function (b) {
+      var on = b.getAttribute("data-verdict") === mine.verdict;
+      b.classList.toggle("on", on);
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    Array.prototype.forEach.call(document.querySelectorAll("#headings input"), function (box) {
+      box.checked = mine.sections.indexOf(box.value) >= 0;
+    });
+    $("none").checked = mine.none;
+    // Only the ticks lock on 'correct': the headings still show their text.
+    Array.prototype.forEach.call(document.querySelectorAll("#pick input"), function (box) {
+      box.disabled = mine.verdict === "correct";
+    });
+  }
+
+  function render() {
+    var total = data.rows.length;
+    if (!total) { $("counter").textContent = "empty sample"; return; }
+    state.pos = Math.max(0, Math.min(state.pos || 0, total - 1));
+    var row = data.rows[state.pos];
+    var c = row.cells;
+    $("qid").textContent = c.qid;
+    $("stratum").textContent = c.stratum + " (weight " + c.weight + ")";
+    $("rule").textContent = c.match + " " + c.score;
+    $("path").textContent = c.path;
+    $("query").textContent = c.query;
+    $("answer").textContent = c.answer;
+    $("reference").textContent = c.reference;
+    $("matched").textContent = c.matched_headings;
+    var list = $("headings");
+    clear(list);
+    sectionsOf(row).forEach(function (s) {
+      var li = el("li");
+      var box = el("input");
+      box.type = "checkbox";
+      box.value = s.id;
+      box.setAttribute("aria-label", s.heading);
+      box.addEventListener("change", function () { toggleSection(row, s.id, box.checked); });
+      var show = el("button", "#" + s.n + " " + s.heading, "show");
+      show.type = "button";
+      show.title = "show this section's text";
+      show.addEventListener("click", function () { showText(row, [s.id]); });
+      li.appendChild(box);
+      li.appendChild(show);
+      if (row.matched.indexOf(s.id) >= 0) { li.appendChild(el("span", "label", "label")); }
+      list.appendChild(li);
+    });
+    $("note").value = entry(row).note;
+    renderStatus();
+    showText(row, row.matched);
+  }
+
+  function toggleSection(row, id, on) {
+    var mine = entry(row);
+    var rest = mine.sections.filter(function (x) { return x !== id; });
+    mine.sections = on ? rest.concat([id]) : rest;
+    if (on) { mine.none = false; }
+    if (mine.verdict === "") {
+      var same = mine.sections.slice().sort().join("|") === row.matched.slice().sort().join("|");
+      var overlap = mine.sections.some(function (x) { return row.matched.indexOf(x) >= 0; });
+      if (!same) { mine.verdict = overlap ? "partly" : "wrong"; }
+    }
+    save();
+    renderStatus();
+  }
+
+  function setVerdict(verdict) {
+    var row = data.rows[state.pos];
+    var mine = entry(row);
+    mine.verdict = verdict;
+    if (verdict === "correct") { mine.sections = row.matched.slice(); mine.none = false; }
+    save();
+    if (verdict === "correct" && state.pos < data.rows.length - 1) { state.pos += 1; save(); render(); return; }
+    renderStatus();
+  }
+
+  function move(step) { state.pos += step; save(); render(); }
+  function nextOpen() {
+    for (var i = 1; i <= data.rows.length; i++) {
+      var k = (state.pos + i) % data.rows.length;
+      var v = state.rows[data.rows[k].cells.qid];
+      if (!v || !v.verdict) { state.pos = k; save(); render(); return; }
+    }
+  }
+
+  function csvCell(value) {
+    var text = String(value === undefined || value === null ? "" : value);
+    if (FORMULA_STARTS.indexOf(text.charAt(0)) >= 0) { text = "'" + text; }
+    return /[",\r\n]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text;
+  }
+  function sectionsCell(row, mine) {
+    if (mine.verdict !== "wrong" && mine.verdict !== "partly") { return ""; }
+    if (mine.none) { return "none"; }
+    var order = sectionsOf(row).map(function (s) { return s.id; });
+    return mine.sections.slice().sort(function (a, b) { return order.indexOf(a) - order.indexOf(b); }).join(" | ");
+  }
+  function toCsv() {
+    var lines = [data.columns.map(csvCell).join(",")];
+    data.rows.forEach(function (row) {
+      var mine = state.rows[row.cells.qid] || { verdict: "", sections: [], none: false, note: "" };
+      var values = data.columns.map(function (col) {
+        if (col === "verdict") { return mine.verdict; }
+        if (col === "correct_sections") { return sectionsCell(row, mine); }
+        if (col === "note") { return mine.note; }
+        return row.cells[col];
+      });
+      lines.push(values.map(csvCell).join(","));
+    });
+    return "\ufeff" + lines.join("\r\n") + "\r\n";
+  }
+  function exportCsv() {
+    var blob = new Blob([toCsv()], { type: "text/csv;charset=utf-8" });
+    var link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = "verdicts-" + data.sample_id + ".csv";
+    document.body.appendChild(link);
+    link.click();
+    setTimeout(function () { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll("#verdicts button"), function (b) {
+    b.addEventListener("click", function () { setVerdict(b.getAttribute("data-verdict")); });
+  });
+  $("none").addEventListener("change", function () {
+    var row = data.rows[state.pos];
+    var mine = entry(row);
+    mine.none = $("none").checked;
+    if (mine.none) { mine.sections = []; if (mine.verdict !== "partly") { mine.verdict = "wrong"; } }
+    save();
+    renderStatus();
+  });
+  $("note").addEventListener("input", function () { entry(data.rows[state.pos]).note = $("note").value; save(); });
+  $("prev").addEventListener("click", function () { move(-1); });
+  $("next").addEventListener("click", function () { move(1); });
+  $("next-open").addEventListener("click", nextOpen);
+  $("export").addEventListener("click", exportCsv);
+  document.addEventListener("keydown", function (event) {
+    var typing = event.target && (event.target.tagName === "TEXTAREA" || event.target.type === "text");
+    if (typing) { if (event.key === "Escape") { event.target.blur(); } return; }
+    if (event.ctrlKey || event.metaKey || event.altKey) { return; }
+    var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    if (KEYS[key]) { setVerdict(KEYS[key]); }
+    else if (key === "ArrowRight" || key === "j") { move(1); }
+    else if (key === "ArrowLeft" || key === "k") { move(-1); }
+    else if (key === ".") { nextOpen(); }
+    else if (key === "n") { $("note").focus(); }
+    else if (key === "e") { exportCsv(); }
+    else { return; }
+    event.preventDefault();
+  });
+  window.qrelsmithAudit = { toCsv: toCsv, verdicts: VERDICTS };
+  render();
+}());

@@ -1,0 +1,122 @@
+"""The review sheet: one row per sampled query, written as ``audit.csv`` for spreadsheets.
+
+The same rows feed the HTML page and the Label Studio tasks, and the page exports verdicts in
+these columns, so every verdict file has one shape. Pure except ``write_csv``.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..files import atomic_open
+from ..labels import article_of_qid
+from ..models import CorpusRecord, GoldenQuery
+from .loading import Build
+from .sample import AuditSample
+
+CSV_FILE = "audit.csv"
+
+#: Columns of audit.csv and of every verdict export, in order. The last three are the reviewer's.
+COLUMNS: tuple[str, ...] = (
+    "qid",
+    "stratum",
+    "weight",
+    "query",
+    "answer",
+    "reference",
+    "matched_sections",
+    "matched_headings",
+    "match",
+    "score",
+    "section_text",
+    "other_headings",
+    "path",
+    "verdict",
+    "correct_sections",
+    "note",
+)
+REVIEWER_COLUMNS: tuple[str, ...] = ("verdict", "correct_sections", "note")
+
+#: How a list of section ids is joined in one cell; readers also accept a line break.
+ID_SEPARATOR = " | "
+
+#: Characters of each matched section shown in the sheet: enough to judge most answers, short
+#: enough for a spreadsheet row. The HTML page shows the whole text.
+OPENING_CHARS = 400
+
+#: A cell starting with one of these is a formula (or DDE) in Excel and LibreOffice.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(cell: str) -> str:
+    """Text that cannot run as a spreadsheet formula: a leading ``'`` before a formula start."""
+    return "'" + cell if cell.startswith(FORMULA_STARTS) else cell
+
+
+def restore(cell: str) -> str:
+    """Undo ``neutralise`` when reading a sheet back."""
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
+
+
+def section_number(section_id: str) -> str:
+    """The ``n`` of a section id ``<article_id>#<n>``."""
+    return section_id.rsplit("#", 1)[1]
+
+
+def heading_line(record: CorpusRecord) -> str:
+    """``#n heading``: how a section is named to the reviewer."""
+    return f"#{section_number(record.id)} {record.heading}"
+
+
+def reference_text(query: GoldenQuery) -> str:
+    """The reference cell's text: ``source`` is ``<table name>:<reference>``."""
+    return query.source.split(":", 1)[1] if ":" in query.source else query.source
+
+
+def opening(text: str, limit: int = OPENING_CHARS) -> str:
+    """The first ``limit`` characters of a text, with an ellipsis when cut."""
+    return text if len(text) <= limit else text[:limit].rstrip() + "…"
+
+
+def review_row(build: Build, query: GoldenQuery, stratum: str, weight: float) -> dict[str, str]:
+    """The sheet's cells for one query (reviewer columns empty)."""
+    matched = [build.sections[sid] for sid in query.relevant if sid in build.sections]
+    others = [record for record in build.sections_of(query.qid) if record.id not in query.relevant]
+    return {
+        "qid": query.qid,
+        "stratum": stratum,
+        "weight": f"{weight:g}",
+        "query": query.query,
+        "answer": query.answer,
+        "reference": reference_text(query),
+        "matched_sections": ID_SEPARATOR.join(query.relevant),
+        "matched_headings": "\n".join(heading_line(record) for record in matched),
+        "match": query.match,
+        "score": f"{query.score:g}",
+        "section_text": "\n\n".join(
+            f"{heading_line(record)}: {opening(record.text)}" for record in matched
+        ),
+        "other_headings": "\n".join(heading_line(record) for record in others),
+        "path": query.origin.path or article_of_qid(query.qid),
+        "verdict": "",
+        "correct_sections": "",
+        "note": "",
+    }
+
+
+def review_rows(build: Build, sample: AuditSample) -> list[dict[str, str]]:
+    """One row per sampled query, in sample order."""
+    return [
+        review_row(build, build.by_qid[row.qid], row.stratum, row.weight) for row in sample.rows
+    ]
+
+
+def write_csv(path: Path, rows: Sequence[dict[str, str]]) -> None:
+    """UTF-8 with BOM and CRLF (Excel and LibreOffice open it as UTF-8), formulas neutralised."""
+    with atomic_open(path, newline="", encoding="utf-8-sig") as handle:
+        writer = csv.writer(handle, lineterminator="\r\n")
+        writer.writerow(COLUMNS)
+        for row in rows:
+            writer.writerow([neutralise(row.get(column, "")) for column in COLUMNS])

@@ -1,0 +1,73 @@
+"""Write an audit sample to ``DIR/audit/``: sample.json, audit.csv, audit.html (+ extra formats)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from ..config import Config
+from ..errors import DataError
+from ..files import write_text
+from . import labelstudio
+from .loading import AUDIT_FOLDER, SAMPLE_FILE, Build, load_build
+from .page import HTML_FILE, write_page
+from .sample import AuditSample, draw_sample
+from .sheet import CSV_FILE, review_rows, write_csv
+from .verdicts import read_csv
+
+#: Extra formats ``audit sample --format`` can add to the sheet and the page.
+EXTRA_FORMATS: dict[str, Callable[[Path, Build, Sequence[dict[str, str]]], None]] = {
+    "label-studio": labelstudio.write_tasks,
+}
+
+
+def has_verdicts(folder: Path) -> bool:
+    """Whether ``folder/audit.csv`` already holds a reviewer's verdicts (never overwrite those)."""
+    path = folder / CSV_FILE
+    if not path.is_file():
+        return False
+    try:
+        return any(row.verdict for row in read_csv(path))
+    except DataError:
+        return False
+
+
+def write_audit(build: Build, sample: AuditSample, formats: Sequence[str] = ()) -> Path:
+    """Write the sample's files into ``build/audit/``; returns that folder."""
+    folder = build.folder / AUDIT_FOLDER
+    rows = review_rows(build, sample)
+    write_csv(folder / CSV_FILE, rows)
+    write_page(folder / HTML_FILE, build, sample, rows)
+    for name in formats:
+        EXTRA_FORMATS[name](folder, build, rows)
+    # Last, so a sample.json always describes sheets that are fully written.
+    write_text(folder / SAMPLE_FILE, sample.model_dump_json(indent=2) + "\n")
+    return folder
+
+
+def draw(build: Build, size: int, seed: int, low_score: float) -> AuditSample:
+    """Draw a sample of this build."""
+    return draw_sample(build.queries, size, seed, low_score, build.golden_sha256)
+
+
+def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample | None:
+    """The sample ``qrelsmith build`` leaves in ``DIR/audit/`` (size and seed from ``[audit]``).
+
+    Returns the sample (its ``summary()`` is one line for people), or None when the configured
+    size is 0 or ``audit/audit.csv`` already holds verdicts, which are never overwritten.
+    """
+    options = config.audit
+    if options.size <= 0:
+        return None
+    build = load_build(build_dir)
+    if has_verdicts(build.folder / AUDIT_FOLDER):
+        print(
+            f"warning: {build.folder / AUDIT_FOLDER / CSV_FILE} holds verdicts: "
+            "audit sample not redrawn",
+            file=sys.stderr,
+        )
+        return None
+    sample = draw(build, options.size, options.seed, options.low_score)
+    write_audit(build, sample)
+    return sample

@@ -1,0 +1,59 @@
+"""audit.csv (BOM, formulas neutralised) and audit.html (self-contained, crawled text escaped)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+from audit_helpers import fresh_build, run
+from qrelsmith.audit.page import script_json
+from qrelsmith.audit.sheet import COLUMNS, neutralise, restore
+
+
+def test_neutralise_round_trip() -> None:
+    for cell in ["=SUM(A1)", "+1", "-2", "@x", "\tcmd", "plain", "", "'quoted"]:
+        assert restore(neutralise(cell)) == cell
+    assert neutralise("=SUM(A1)") == "'=SUM(A1)"
+    assert neutralise("モーダル") == "モーダル"
+
+
+def test_csv_opens_as_utf8_with_japanese_and_no_formula(tmp_path: Path) -> None:
+    build = fresh_build(tmp_path)
+    assert run("sample", str(build)) == 0
+    raw = (build / "audit" / "audit.csv").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(raw.decode("utf-8-sig").splitlines(keepends=True)))
+    assert tuple(rows[0]) == COLUMNS
+    cells = [cell for row in rows[1:] for cell in row]
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@")]
+    assert '\'=HYPERLINK("http://evil") can' in cells
+    assert any("モーダルウィンドウとは" in cell for cell in cells)
+    by_qid = {row[0]: dict(zip(COLUMNS, row, strict=True)) for row in rows[1:]}
+    multi = by_qid["en/http-request.html#q0"]
+    assert multi["matched_sections"] == "en/http-request.html#0 | en/http-request.html#1"
+    assert multi["other_headings"] == "#2 Methods: GET and POST\n#3 Status codes"
+    assert multi["verdict"] == multi["correct_sections"] == multi["note"] == ""
+
+
+def test_page_is_self_contained_and_escapes_crawled_text(tmp_path: Path) -> None:
+    build = fresh_build(tmp_path)
+    assert run("sample", str(build)) == 0
+    page = (build / "audit" / "audit.html").read_text(encoding="utf-8")
+    assert len(re.findall(r"<script\b", page)) == 2  # the data block and the page's own script
+    assert "alert(1)" in page and "<script>alert" not in page and "<img" not in page
+    assert not re.search(r"(src|href)=\"(https?:)?//", page)  # nothing loaded from anywhere
+    assert "Content-Security-Policy" in page and "'sha256-" in page
+    data = re.search(r'<script type="application/json" id="audit-data">(.*?)</script>', page, re.S)
+    assert data is not None
+    parsed = json.loads(data.group(1))
+    assert len(parsed["rows"]) == 9
+    assert "<script>alert(1)</script>" in json.dumps(parsed, ensure_ascii=False)
+
+
+def test_script_json_escapes_what_could_end_the_block() -> None:
+    text = script_json({"t": "</script><!-- & \u2028\u2029"})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert "\u2028" not in text and "\u2029" not in text
+    assert json.loads(text) == {"t": "</script><!-- & \u2028\u2029"}
