@@ -1,12 +1,171 @@
-"""CLI commands of this stage (being written)."""
+"""``qrelsmith audit sample | apply | agree``: the human review of a build's labels."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 from typing import Any
+
+from ..config import load_config
+from ..errors import UsageError
+from .agreement import agreement
+from .apply import review, write_version
+from .loading import AUDIT_FOLDER, load_build, load_sample
+from .writer import EXTRA_FORMATS, draw, has_verdicts, write_audit
+
+SAMPLE_EPILOG = """example:
+  qrelsmith audit sample out --size 60 --seed 7
+  qrelsmith audit sample out --format label-studio
+
+Writes out/audit/audit.csv (open it in Excel or LibreOffice), out/audit/audit.html (open it in a
+browser: one row at a time, keys 1-4 for verdicts, Export CSV when done) and sample.json.
+Fuzzy, low-score and multi-section matches are over-represented; each row's weight keeps the
+overall precision unbiased. Size, seed and low_score default to the config's [audit] table.
+An audit.csv that already holds verdicts is not overwritten without --force."""
+
+APPLY_EPILOG = """example:
+  qrelsmith audit apply out ~/Downloads/verdicts-1a2b3c.csv
+  qrelsmith audit apply out alice.csv bob.csv
+  qrelsmith audit apply out project-12-export.json     (Label Studio JSON export)
+
+Prints label precision with 95% Wilson intervals (overall, weighted; and per match rule) and
+writes the corrected golden set to out/versions/vN/ (golden.jsonl, qrels.trec, queries.tsv,
+beir/, corpus.jsonl, changelog.jsonl, CHANGES.md); the build itself stays as it was. With
+several files (or annotators) it first prints their agreement; a row they judged differently
+is kept and flagged 'unsure'. A file that does not fit the sample writes nothing."""
+
+AGREE_EPILOG = """example:
+  qrelsmith audit agree out alice.csv bob.csv carol.csv
+
+Agreement between reviewers of the same sample: Cohen's kappa (two reviewers) and
+Krippendorff's alpha (nominal, any number), and the rows they judged differently. Writes nothing."""
 
 
 def register(subparsers: Any) -> None:  # argparse._SubParsersAction
-    """Add this stage's subcommands."""
-    del subparsers
-    _ = argparse
+    """Add ``audit`` and its subcommands."""
+    audit = subparsers.add_parser(
+        "audit",
+        help="review a sample of the labels by hand and apply the verdicts",
+        description="Review a sample of the labels by hand and apply the verdicts.",
+        epilog="example:\n  qrelsmith audit sample out && qrelsmith audit apply out verdicts.csv",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = audit.add_subparsers(dest="audit_command", metavar="SUBCOMMAND", required=True)
+
+    sample = commands.add_parser(
+        "sample",
+        help="draw a stratified sample and write the review sheet and page",
+        description="Draw a seeded, stratified sample of a build's queries for review.",
+        epilog=SAMPLE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sample.add_argument("dir", type=Path, metavar="DIR", help="a build folder")
+    sample.add_argument("--size", type=int, help="queries to sample (default: config, 40)")
+    sample.add_argument("--seed", type=int, help="random seed (default: config, 0)")
+    sample.add_argument("--config", type=Path, help="TOML config whose [audit] table applies")
+    sample.add_argument(
+        "--format",
+        action="append",
+        default=[],
+        choices=sorted(EXTRA_FORMATS),
+        help="also write the sample in this format (repeatable)",
+    )
+    sample.add_argument(
+        "--force", action="store_true", help="overwrite an audit.csv that holds verdicts"
+    )
+    sample.set_defaults(func=run_sample)
+
+    apply = commands.add_parser(
+        "apply",
+        help="print label precision and write a corrected version",
+        description="Read verdicts, print label precision, write a corrected golden set.",
+        epilog=APPLY_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    apply.add_argument("dir", type=Path, metavar="DIR", help="the build folder that was sampled")
+    apply.add_argument(
+        "verdicts",
+        type=Path,
+        nargs="+",
+        metavar="VERDICTS",
+        help="the sheet, the page's CSV export, or Label Studio's JSON export",
+    )
+    apply.add_argument("--dry-run", action="store_true", help="check and print, write no version")
+    apply.set_defaults(func=run_apply)
+
+    agree = commands.add_parser(
+        "agree",
+        help="agreement between reviewers of one sample",
+        description="Agreement between reviewers of one sample (kappa, alpha, disagreements).",
+        epilog=AGREE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    agree.add_argument("dir", type=Path, metavar="DIR", help="the build folder that was sampled")
+    agree.add_argument(
+        "verdicts",
+        type=Path,
+        nargs="+",
+        metavar="VERDICTS",
+        help="two or more verdict files (or one Label Studio export)",
+    )
+    agree.set_defaults(func=run_agree)
+
+
+def run_sample(args: argparse.Namespace) -> int:
+    """``audit sample``."""
+    options = load_config(args.config).audit
+    size = options.size if args.size is None else args.size
+    if size < 1:
+        raise UsageError("--size must be at least 1")
+    build = load_build(args.dir)
+    if not args.force and has_verdicts(build.folder / AUDIT_FOLDER):
+        raise UsageError(
+            f"{build.folder / AUDIT_FOLDER}/audit.csv holds verdicts; "
+            "apply them first or pass --force to draw anew"
+        )
+    seed = options.seed if args.seed is None else args.seed
+    sample = draw(build, size, seed, options.low_score)
+    folder = write_audit(build, sample, args.format)
+    print(sample.summary())
+    print(f"wrote {folder}/audit.csv and {folder}/audit.html")
+    return 0
+
+
+def _reviews(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from .verdicts import read_reviews
+
+    build = load_build(args.dir)
+    sample = load_sample(build)
+    return build, sample, read_reviews(args.verdicts, build, sample)
+
+
+def run_apply(args: argparse.Namespace) -> int:
+    """``audit apply``."""
+    build, sample, reviews = _reviews(args)
+    if len(reviews) > 1:
+        for line in agreement(reviews, [row.qid for row in sample.rows]).lines():
+            print(line)
+    outcome = review(build, sample, reviews)
+    for line in outcome.precision.lines():
+        print(line)
+    counts = {
+        a: sum(c.action == a for c in outcome.changes) for a in ("replaced", "removed", "flagged")
+    }
+    print(", ".join(f"{n} {action}" for action, n in counts.items()))
+    if args.dry_run:
+        print("dry run: nothing written", file=sys.stderr)
+        return 0
+    target = write_version(build, outcome, [str(path) for path in args.verdicts])
+    print(f"wrote {target}")
+    return 0
+
+
+def run_agree(args: argparse.Namespace) -> int:
+    """``audit agree``."""
+    _, sample, reviews = _reviews(args)
+    if len(reviews) < 2:
+        raise UsageError("agreement needs verdicts from two or more reviewers")
+    for line in agreement(reviews, [row.qid for row in sample.rows]).lines():
+        print(line)
+    return 0

@@ -1,0 +1,119 @@
+"""Agreement between reviewers on the verdicts of one sample. Pure functions.
+
+Cohen's kappa for two reviewers (over the rows both decided); Krippendorff's alpha (nominal)
+for any number, which allows rows some reviewers left open. Alpha is written here with numpy
+from Krippendorff's coincidence-matrix definition (2011, "Computing Krippendorff's
+Alpha-Reliability"), not taken from the ``krippendorff`` package: it is twenty lines and the
+package would be one more dependency; tests check it against the paper's worked example.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .verdicts import Review
+
+
+def cohen_kappa(first: Sequence[Hashable], second: Sequence[Hashable]) -> float:
+    """Cohen's kappa of two reviewers' labels on the same items; NaN when chance explains all."""
+    if len(first) != len(second):
+        raise ValueError("both reviewers must label the same items")
+    n = len(first)
+    if n == 0:
+        return math.nan
+    categories = sorted(set(first) | set(second), key=str)
+    observed = sum(a == b for a, b in zip(first, second, strict=True)) / n
+    expected = sum((first.count(c) / n) * (second.count(c) / n) for c in categories)
+    return math.nan if expected == 1 else (observed - expected) / (1 - expected)
+
+
+def krippendorff_alpha_nominal(units: Sequence[Sequence[Hashable | None]]) -> float:
+    """Krippendorff's alpha for nominal data; ``units[i]`` holds each reviewer's label or None."""
+    values = sorted({v for unit in units for v in unit if v is not None}, key=str)
+    index = {value: i for i, value in enumerate(values)}
+    coincidence = np.zeros((len(values), len(values)))
+    for unit in units:
+        present = [index[v] for v in unit if v is not None]
+        m = len(present)
+        if m < 2:
+            continue  # a unit one reviewer labelled cannot show agreement or disagreement
+        counts = np.bincount(present, minlength=len(values)).astype(float)
+        coincidence += (np.outer(counts, counts) - np.diag(counts)) / (m - 1)
+    totals = coincidence.sum(axis=1)
+    n = totals.sum()
+    if n <= 1:
+        return math.nan
+    observed = coincidence.sum() - np.trace(coincidence)
+    expected = (n * n - (totals**2).sum()) / (n - 1)
+    return math.nan if expected == 0 else float(1 - observed / expected)
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A sampled query the reviewers judged differently: each reviewer's verdict and sections."""
+
+    qid: str
+    verdicts: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How far the reviewers agree on the verdicts, and where they do not."""
+
+    reviewers: list[str]
+    rows: int
+    kappa: float | None
+    alpha: float
+    disagreements: list[Disagreement]
+
+    def lines(self) -> list[str]:
+        """The agreement for people, one fact a line."""
+
+        def show(value: float) -> str:
+            return "undefined (every verdict is the same)" if math.isnan(value) else f"{value:.3f}"
+
+        out = [f"agreement of {len(self.reviewers)} reviewers over {self.rows} rows judged by 2+"]
+        if self.kappa is not None:
+            out.append(f"  Cohen's kappa               {show(self.kappa)}")
+        out.append(f"  Krippendorff's alpha (nominal) {show(self.alpha)}")
+        out.append(f"  disagreements: {len(self.disagreements)}")
+        for item in self.disagreements:
+            said = "; ".join(f"{who}: {what}" for who, what in item.verdicts.items())
+            out.append(f"    {item.qid}  {said}")
+        return out
+
+
+def _said(review: Review, qid: str) -> str | None:
+    verdict = review.verdicts.get(qid)
+    if verdict is None:
+        return None
+    if verdict.sections is not None and verdict.verdict in ("wrong", "partly"):
+        return f"{verdict.verdict} -> {' | '.join(verdict.sections) or 'none'}"
+    return verdict.verdict
+
+
+def agreement(reviews: Sequence[Review], qids: Sequence[str]) -> Agreement:
+    """Kappa (two reviewers), alpha, and the rows where the reviewers' verdicts differ."""
+    names = [review.reviewer for review in reviews]
+    units = [[_verdict(review, qid) for review in reviews] for qid in qids]
+    judged = [unit for unit in units if sum(v is not None for v in unit) >= 2]
+    kappa = None
+    if len(reviews) == 2:
+        both = [unit for unit in units if None not in unit]
+        kappa = cohen_kappa([u[0] for u in both], [u[1] for u in both])
+    disagreements = []
+    for qid in qids:
+        said: Mapping[str, str | None] = {review.reviewer: _said(review, qid) for review in reviews}
+        given = {who: what for who, what in said.items() if what is not None}
+        if len(set(given.values())) > 1:
+            disagreements.append(Disagreement(qid, given))
+    return Agreement(names, len(judged), kappa, krippendorff_alpha_nominal(units), disagreements)
+
+
+def _verdict(review: Review, qid: str) -> str | None:
+    verdict = review.verdicts.get(qid)
+    return verdict.verdict if verdict else None

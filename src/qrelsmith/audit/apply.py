@@ -1,0 +1,255 @@
+"""Apply verdicts: label precision, and a corrected golden set in a new version folder.
+
+``review`` is pure (verdicts -> precision, corrected queries, changelog); ``write_version`` puts
+the result into ``DIR/versions/vN/`` through a temporary folder renamed into place, so either
+the whole version appears or nothing does. The build itself is never touched.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..export import write_golden_set
+from ..export.jsonl import CORPUS
+from ..files import write_json, write_jsonl, write_text
+from ..models import GoldenQuery
+from .loading import Build
+from .sample import AuditSample
+from .stats import Estimate, weighted_proportion
+from .verdicts import Review, Verdict
+
+VERSIONS_FOLDER = "versions"
+CHANGELOG_FILE = "changelog.jsonl"
+CHANGES_FILE = "CHANGES.md"
+REVIEW_FILE = "review.json"
+
+#: Flags a reviewed query may carry in the corrected golden.jsonl.
+FLAG_CORRECTED = "corrected"
+FLAG_UNSURE = "unsure"
+
+
+@dataclass(frozen=True)
+class Precision:
+    """Label precision: overall (weighted) and per match rule; strict counts 'correct' only,
+    lenient counts 'partly' as right too. Unsure and open rows are left out."""
+
+    overall: Estimate
+    lenient: Estimate
+    by_rule: dict[str, Estimate]
+    decided: int
+    unsure: int
+    open_rows: int
+    uncovered: list[str]
+
+    def lines(self) -> list[str]:
+        """The precision table for people."""
+        out = [
+            "label precision, 95% Wilson interval (weighted by sampling weight; "
+            f"{self.decided} decided, {self.unsure} unsure, {self.open_rows} open)",
+            f"  overall              {self.overall}",
+            f"  overall, partly=ok   {self.lenient}",
+        ]
+        out += [
+            f"  {rule:<20} {estimate}  n={estimate.n}" for rule, estimate in self.by_rule.items()
+        ]
+        if self.uncovered:
+            out.append(
+                f"  note: no decided row in stratum {', '.join(self.uncovered)}; "
+                "the overall figure leaves those queries out"
+            )
+        return out
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change to the golden set, for the changelog."""
+
+    qid: str
+    action: str
+    verdict: str
+    before: list[str]
+    after: list[str]
+    note: str
+    where: str
+
+    def as_json(self) -> dict[str, Any]:
+        """One changelog line."""
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Everything ``audit apply`` computes before writing."""
+
+    precision: Precision
+    queries: list[GoldenQuery]
+    changes: list[Change]
+
+
+def consensus(reviews: Sequence[Review]) -> dict[str, Verdict]:
+    """One verdict per qid: the reviewers' common one, or 'unsure' noting who said what."""
+    merged: dict[str, Verdict] = {}
+    qids = {qid for review in reviews for qid in review.verdicts}
+    for qid in sorted(qids):
+        given = [(r.reviewer, r.verdicts[qid]) for r in reviews if qid in r.verdicts]
+        first = given[0][1]
+        if all((v.verdict, v.sections) == (first.verdict, first.sections) for _, v in given):
+            notes = [v.note for _, v in given if v.note]
+            merged[qid] = Verdict(
+                first.where, qid, first.verdict, first.sections, " / ".join(notes)
+            )
+            continue
+        said = "; ".join(f"{who}: {v.verdict}" for who, v in given)
+        merged[qid] = Verdict(first.where, qid, "unsure", None, f"reviewers disagree ({said})")
+    return merged
+
+
+def precision(verdicts: dict[str, Verdict], build: Build, sample: AuditSample) -> Precision:
+    """Weighted precision: each decided row weighs (queries in its stratum / decided rows there)."""
+    decided = {
+        row.qid: row.stratum
+        for row in sample.rows
+        if row.qid in verdicts and verdicts[row.qid].verdict != "unsure"
+    }
+    per_stratum = {name: 0 for name in sample.strata}
+    for stratum in decided.values():
+        per_stratum[stratum] += 1
+    weight = {
+        name: sample.strata[name].population / count for name, count in per_stratum.items() if count
+    }
+    rows = [(qid, weight[stratum], verdicts[qid].verdict) for qid, stratum in decided.items()]
+    by_rule: dict[str, Estimate] = {}
+    for rule in sorted({build.by_qid[qid].match for qid, _, _ in rows}):
+        by_rule[rule] = weighted_proportion(
+            (w, v == "correct") for qid, w, v in rows if build.by_qid[qid].match == rule
+        )
+    return Precision(
+        overall=weighted_proportion((w, v == "correct") for _, w, v in rows),
+        lenient=weighted_proportion((w, v in ("correct", "partly")) for _, w, v in rows),
+        by_rule=by_rule,
+        decided=len(rows),
+        unsure=sum(1 for v in verdicts.values() if v.verdict == "unsure"),
+        open_rows=len(sample.rows) - len(verdicts),
+        uncovered=[
+            name for name, s in sample.strata.items() if s.population and not per_stratum[name]
+        ],
+    )
+
+
+def correct(build: Build, verdicts: dict[str, Verdict]) -> tuple[list[GoldenQuery], list[Change]]:
+    """The golden queries with the verdicts applied (in golden order), and what changed."""
+    queries: list[GoldenQuery] = []
+    changes: list[Change] = []
+    for query in build.queries:
+        verdict = verdicts.get(query.qid)
+        if verdict is None or verdict.verdict == "correct":
+            queries.append(query)
+            continue
+        before = list(query.relevant)
+        if verdict.verdict == "unsure":
+            flags = query.flags if FLAG_UNSURE in query.flags else [*query.flags, FLAG_UNSURE]
+            queries.append(query.model_copy(update={"flags": flags}))
+            changes.append(
+                Change(query.qid, "flagged", "unsure", before, before, verdict.note, verdict.where)
+            )
+            continue
+        after = list(verdict.sections or ())
+        if not after:
+            changes.append(
+                Change(
+                    query.qid, "removed", verdict.verdict, before, [], verdict.note, verdict.where
+                )
+            )
+            continue
+        article_size = len(build.sections_of(query.qid))
+        flags = query.flags if FLAG_CORRECTED in query.flags else [*query.flags, FLAG_CORRECTED]
+        queries.append(
+            query.model_copy(
+                update={
+                    "relevant": {section_id: 2 for section_id in after},
+                    "same_article": article_size - len(after),
+                    "flags": flags,
+                }
+            )
+        )
+        changes.append(
+            Change(
+                query.qid, "replaced", verdict.verdict, before, after, verdict.note, verdict.where
+            )
+        )
+    return queries, changes
+
+
+def review(build: Build, sample: AuditSample, reviews: Sequence[Review]) -> Outcome:
+    """Precision and corrections from the reviewers' (merged) verdicts."""
+    verdicts = consensus(reviews)
+    queries, changes = correct(build, verdicts)
+    return Outcome(precision(verdicts, build, sample), queries, changes)
+
+
+def next_version(build_dir: Path) -> Path:
+    """``DIR/versions/vN`` with N one past the highest existing."""
+    folder = build_dir / VERSIONS_FOLDER
+    numbers = (
+        [
+            int(child.name[1:])
+            for child in folder.glob("v*")
+            if child.is_dir() and child.name[1:].isdigit()
+        ]
+        if folder.is_dir()
+        else []
+    )
+    return folder / f"v{max(numbers, default=0) + 1}"
+
+
+def _changes_md(outcome: Outcome, sources: Sequence[str]) -> str:
+    lines = ["# Changes from the audit", "", f"Verdicts: {', '.join(sources)}", ""]
+    lines += [f"    {line}" for line in outcome.precision.lines()]
+    lines.append("")
+    for change in outcome.changes or []:
+        after = ", ".join(change.after) or "(query removed)"
+        lines.append(
+            f"- `{change.qid}` {change.action} ({change.verdict}): "
+            f"{', '.join(change.before)} -> {after}" + (f" — {change.note}" if change.note else "")
+        )
+    if not outcome.changes:
+        lines.append("No label changed.")
+    return "\n".join(lines) + "\n"
+
+
+def write_version(build: Build, outcome: Outcome, sources: Sequence[str]) -> Path:
+    """Write the corrected golden set, corpus copy and changelog into a new version folder."""
+    target = next_version(build.folder)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # mkdir (not mkdtemp) so the folder gets the usual permissions, not 0700.
+    staging = target.parent / f".{target.name}.{uuid.uuid4().hex}.tmp"
+    staging.mkdir()
+    try:
+        write_golden_set(staging, build.corpus, outcome.queries)
+        shutil.copyfile(build.folder / CORPUS, staging / CORPUS)
+        write_jsonl(staging / CHANGELOG_FILE, (change.as_json() for change in outcome.changes))
+        write_text(staging / CHANGES_FILE, _changes_md(outcome, sources))
+        write_json(
+            staging / REVIEW_FILE,
+            {
+                "verdict_files": list(sources),
+                "golden_sha256": build.golden_sha256,
+                "precision": {
+                    "overall": outcome.precision.overall.__dict__,
+                    "lenient": outcome.precision.lenient.__dict__,
+                    "by_rule": {rule: e.__dict__ for rule, e in outcome.precision.by_rule.items()},
+                },
+                "changes": len(outcome.changes),
+            },
+        )
+        os.rename(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return target

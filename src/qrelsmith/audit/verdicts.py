@@ -1,0 +1,245 @@
+"""Read reviewers' verdicts (the sheet, the page's export, Label Studio's export) and check them.
+
+Every reader yields raw rows naming where they came from; ``check`` turns them into verdicts
+against the sample and the build, and raises DataError naming the first line that does not fit:
+an unknown qid, a bad verdict, a section that is not in the article. Pure except the readers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import DataError, UsageError
+from ..labels import article_of_qid
+from ..models import CorpusRecord
+from .loading import Build
+from .sample import AuditSample
+from .sheet import restore, section_number
+
+#: The reviewer's choices: the label is right; wrong (replace it); partly right (e.g. one of two
+#: sections missing: replace it); the reviewer cannot tell (keep it, flag it).
+VERDICTS: tuple[str, ...] = ("correct", "wrong", "partly", "unsure")
+
+#: ``correct_sections`` value saying no section of the article answers the query.
+NO_SECTION = "none"
+
+#: Encodings tried for a CSV, in order: Excel's "CSV UTF-8", then Excel's plain "CSV" on a
+#: Japanese Windows, which saves Shift_JIS (cp932).
+CSV_ENCODINGS = ("utf-8-sig", "cp932")
+
+_LIST_SPLIT = re.compile(r"\s*(?:\||\r?\n)\s*")
+_NUMBERED = re.compile(r"#?(\d+)(?:\s+(.*))?", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class RawVerdict:
+    """One reviewer's row as read: where it is, and its cells as text."""
+
+    where: str
+    reviewer: str
+    qid: str
+    verdict: str
+    sections: str | list[str]
+    note: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A checked verdict. ``sections``: None when not given, () when no section answers."""
+
+    where: str
+    qid: str
+    verdict: str
+    sections: tuple[str, ...] | None
+    note: str
+
+
+@dataclass(frozen=True)
+class Review:
+    """One reviewer's checked verdicts by qid, and how many sampled rows they left open."""
+
+    reviewer: str
+    verdicts: dict[str, Verdict]
+    open_rows: int
+
+
+# --------------------------------------------------------------------------- readers
+
+
+def _decode(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    for encoding in CSV_ENCODINGS:
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise DataError(f"{path}: not UTF-8 or Shift_JIS text")
+
+
+def read_csv(path: Path) -> list[RawVerdict]:
+    """Rows of a verdict CSV (audit.csv filled in, or the page's export); any of , ; or tab."""
+    text = _decode(path)
+    first_line = text.split("\n", 1)[0]
+    delimiter = max(",;\t", key=first_line.count)
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
+    header = [name.strip().lower() for name in reader.fieldnames or []]
+    missing = [name for name in ("qid", "verdict") if name not in header]
+    if missing:
+        raise DataError(f"{path.name}: line 1: no column {' or '.join(map(repr, missing))}")
+    reader.fieldnames = header
+    rows = []
+    line = reader.line_num
+    for record in reader:
+        where = f"{path.name}: line {line + 1}"
+        line = reader.line_num
+        if None in record:
+            raise DataError(f"{where}: more cells than the header has columns")
+        cells = {key: restore((value or "").strip()) for key, value in record.items()}
+        if not any(cells.values()):
+            continue
+        rows.append(
+            RawVerdict(
+                where=where,
+                reviewer=str(path),
+                qid=cells.get("qid", ""),
+                verdict=cells.get("verdict", ""),
+                sections=cells.get("correct_sections", ""),
+                note=cells.get("note", ""),
+            )
+        )
+    return rows
+
+
+def read_any(path: Path) -> list[RawVerdict]:
+    """Read a verdict file with the reader its suffix names (``READERS``)."""
+    from .labelstudio import read_export
+
+    readers: dict[str, Callable[[Path], list[RawVerdict]]] = {
+        ".csv": read_csv,
+        ".tsv": read_csv,
+        ".txt": read_csv,
+        ".json": read_export,
+    }
+    reader = readers.get(path.suffix.lower())
+    if reader is None:
+        raise UsageError(f"{path}: unknown verdict file type (use .csv or Label Studio's .json)")
+    return reader(path)
+
+
+# --------------------------------------------------------------------------- checking
+
+
+def _normal(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def resolve_section(item: str, sections: Sequence[CorpusRecord], where: str, article: str) -> str:
+    """A section id from what a reviewer wrote: id, ``#n``, ``n``, ``#n heading`` or heading."""
+    ids = {record.id: record for record in sections}
+    if item in ids:
+        return item
+    numbered = _NUMBERED.fullmatch(item)
+    if numbered:
+        section_id = f"{article}#{numbered.group(1)}"
+        heading = numbered.group(2)
+        if section_id in ids and (
+            heading is None or _normal(heading) == _normal(ids[section_id].heading)
+        ):
+            return section_id
+    same = [record.id for record in sections if _normal(record.heading) == _normal(item)]
+    if len(same) == 1:
+        return same[0]
+    if len(same) > 1:
+        raise DataError(
+            f"{where}: heading {item!r} names several sections ({', '.join(same)}): use the id"
+        )
+    raise DataError(
+        f"{where}: {item!r} is not a section of {article} "
+        f"(its sections: {', '.join('#' + section_number(r.id) for r in sections) or 'none'})"
+    )
+
+
+def resolve_sections(
+    value: str | list[str], sections: Sequence[CorpusRecord], where: str, article: str
+) -> tuple[str, ...] | None:
+    """The section ids a ``correct_sections`` cell names, in corpus order; see ``Verdict``."""
+    if isinstance(value, str):
+        value = value.strip()
+        if not value:
+            return None
+        if value.casefold() == NO_SECTION:
+            return ()
+        try:
+            return (resolve_section(value, sections, where, article),)
+        except DataError:
+            items = [item for item in _LIST_SPLIT.split(value) if item]
+    else:
+        items = [item.strip() for item in value if item.strip()]
+        if not items:
+            return None
+    found = {resolve_section(item, sections, where, article) for item in items}
+    return tuple(record.id for record in sections if record.id in found)
+
+
+def check(raw_rows: Iterable[RawVerdict], build: Build, sample: AuditSample) -> list[Review]:
+    """Checked verdicts per reviewer; the first row that does not fit raises DataError."""
+    sampled = {row.qid for row in sample.rows}
+    by_reviewer: dict[str, dict[str, Verdict]] = {}
+    for raw in raw_rows:
+        seen = by_reviewer.setdefault(raw.reviewer, {})
+        if raw.qid not in sampled:
+            known = (
+                "it is in golden.jsonl but not in the sample"
+                if raw.qid in build.by_qid
+                else "unknown qid"
+            )
+            raise DataError(f"{raw.where}: qid {raw.qid!r} does not fit the sample ({known})")
+        if raw.qid in seen:
+            raise DataError(f"{raw.where}: qid {raw.qid!r} again (first at {seen[raw.qid].where})")
+        verdict = raw.verdict.strip().casefold()
+        if not verdict:
+            continue
+        if verdict not in VERDICTS:
+            raise DataError(f"{raw.where}: bad verdict {raw.verdict!r} (use {', '.join(VERDICTS)})")
+        article = article_of_qid(raw.qid)
+        sections = resolve_sections(raw.sections, build.sections_of(raw.qid), raw.where, article)
+        label = tuple(build.by_qid[raw.qid].relevant)
+        if verdict in ("wrong", "partly") and sections is None:
+            raise DataError(
+                f"{raw.where}: verdict {verdict!r} needs correct_sections "
+                f"(the right section ids or headings, or {NO_SECTION!r})"
+            )
+        if verdict in ("wrong", "partly") and sections is not None and set(sections) == set(label):
+            raise DataError(
+                f"{raw.where}: verdict {verdict!r} but correct_sections equal the label"
+            )
+        if verdict == "correct" and sections is not None and set(sections) != set(label):
+            raise DataError(
+                f"{raw.where}: verdict 'correct' but correct_sections differ from the label "
+                "(use 'wrong' or 'partly')"
+            )
+        seen[raw.qid] = Verdict(raw.where, raw.qid, verdict, sections, raw.note)
+    if not any(by_reviewer.values()):
+        raise DataError("no verdicts in the file(s): every verdict cell is empty")
+    return [
+        Review(reviewer, verdicts, len(sampled) - len(verdicts))
+        for reviewer, verdicts in by_reviewer.items()
+    ]
+
+
+def read_reviews(paths: Sequence[Path], build: Build, sample: AuditSample) -> list[Review]:
+    """Read and check every verdict file; one file may hold several reviewers (Label Studio)."""
+    raw: list[RawVerdict] = []
+    for path in paths:
+        raw.extend(read_any(path))
+    reviews = check(raw, build, sample)
+    return [review for review in reviews if review.verdicts]
