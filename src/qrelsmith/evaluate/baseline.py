@@ -20,7 +20,6 @@ from typing import Literal
 
 import numpy as np
 from scipy import sparse
-from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
 
 from .runs import Run
 
@@ -71,11 +70,14 @@ class CharNgramIndex:
     """A retrieval index over (id, text) documents."""
 
     def __init__(self, doc_ids: Sequence[str], texts: Sequence[str], options: BaselineOptions):
+        # imported here: scikit-learn takes ~2 s to import, which every CLI start would pay
+        from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
+
         self.doc_ids = list(doc_ids)
         self.options = options
         self._score: Callable[[list[str]], sparse.csr_matrix]
         if options.method == "bm25":
-            self._vectorizer = CountVectorizer(
+            self._vectorizer: CountVectorizer | TfidfVectorizer = CountVectorizer(
                 analyzer="char", ngram_range=options.ngrams, preprocessor=normalize,
                 dtype=np.float64,
             )

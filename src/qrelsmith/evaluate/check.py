@@ -21,7 +21,6 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 from rapidfuzz import fuzz
 from scipy import sparse
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from .runs import BuildSet, Run, article_of
 
@@ -126,6 +125,8 @@ def has_no_content(query: str) -> bool:
 
 def duplicate_pairs(queries: dict[str, str]) -> list[tuple[str, str, float]]:
     """(qid, qid, cosine) of queries of different articles at or above DUPLICATE_COSINE."""
+    from sklearn.feature_extraction.text import TfidfVectorizer  # slow import: only when used
+
     qids = list(queries)
     if len(qids) < 2:
         return []

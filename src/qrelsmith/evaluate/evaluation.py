@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..config import EvalOptions
@@ -15,9 +16,9 @@ from .measures import MeasureSpec, per_query
 from .runs import Qrels, Run
 from .statistics import (
     PairedComparison,
-    bootstrap_interval,
-    cluster_bootstrap_interval,
-    paired_comparison,
+    bootstrap_intervals,
+    cluster_bootstrap_intervals,
+    paired_comparisons,
 )
 
 #: Unknown document ids named in a warning before "...".
@@ -55,6 +56,14 @@ class EvalReport(BaseModel):
         default=None, description="run -> measure -> qid -> value, with --per-query"
     )
     warnings: list[str] = Field(default_factory=list)
+
+
+def _matrix(
+    by_measure: dict[str, dict[str, float]], specs: Sequence[MeasureSpec], qids: list[str]
+) -> np.ndarray:
+    """queries x measures, in qrels order."""
+    return np.array([[by_measure[spec.name][qid] for spec in specs] for qid in qids],
+                    dtype=np.float64).reshape(len(qids), len(specs))
 
 
 def run_warnings(name: str, qrels: Qrels, run: Run, doc_ids: set[str] | None) -> list[str]:
@@ -98,28 +107,25 @@ def evaluate_runs(
     for name, run in runs.items():
         warnings += run_warnings(name, qrels, run, doc_ids)
         values[name] = per_query(qrels, run, specs)
-        for spec in specs:
-            column = [values[name][spec.name][qid] for qid in qids]
-            plain = bootstrap_interval(column, options.bootstrap_samples, options.seed)
-            cluster = cluster_bootstrap_interval(
-                column, clusters, options.bootstrap_samples, options.seed
-            )
+        matrix = _matrix(values[name], specs, qids)
+        plain = bootstrap_intervals(matrix, options.bootstrap_samples, options.seed)
+        cluster = cluster_bootstrap_intervals(
+            matrix, clusters, options.bootstrap_samples, options.seed
+        )
+        for spec, p, c in zip(specs, plain, cluster, strict=True):
             summaries.append(MeasureSummary(
-                run=name, measure=spec.name, queries=len(qids), mean=plain.mean,
-                low=plain.low, high=plain.high,
-                cluster_low=cluster.low, cluster_high=cluster.high,
+                run=name, measure=spec.name, queries=len(qids), mean=p.mean, low=p.low,
+                high=p.high, cluster_low=c.low, cluster_high=c.high,
             ))
     comparisons: list[PairedComparison] = []
     names = list(runs)
     for other in names[1:]:
-        for spec in specs:
-            comparisons.append(paired_comparison(
-                spec.name, names[0], other,
-                [values[names[0]][spec.name][qid] for qid in qids],
-                [values[other][spec.name][qid] for qid in qids],
-                samples=options.bootstrap_samples, rounds=options.permutation_rounds,
-                seed=options.seed, clusters=clusters,
-            ))
+        comparisons += paired_comparisons(
+            [spec.name for spec in specs], names[0], other,
+            _matrix(values[names[0]], specs, qids), _matrix(values[other], specs, qids),
+            samples=options.bootstrap_samples, rounds=options.permutation_rounds,
+            seed=options.seed, clusters=clusters,
+        )
     return EvalReport(
         runs=names,
         measures=[spec.name for spec in specs],
