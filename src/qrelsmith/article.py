@@ -9,7 +9,7 @@ from __future__ import annotations
 from .config import BuildOptions, Config
 from .matching import HeadingIndex
 from .models import Article, GoldenQuery, Origin, Rejected
-from .parse import parse_html
+from .parse import parse_html, remove_element
 from .quickref import find_table, heading_outline
 from .sections import split_sections
 
@@ -30,11 +30,11 @@ def parse_article(
     identifier = article_id if article_id is not None else (path or url or "article")
     page = parse_html(html, options, http_charset)
     level = options.section_level
-    found = find_table(page.root, heading_outline(page.root, identifier, level), options)
+    found = find_table(page.root, options, lambda: heading_outline(page.root, identifier, level))
     table = None
     if found is not None:
         table, element = found
-        element.drop_tree()  # the table's text must never reach a section: it holds the answers
+        remove_element(element)  # the table's text must never reach a section: it holds the answers
     sections, excluded = split_sections(page.root, identifier, level, options.excluded_headings)
     return Article(
         id=identifier,

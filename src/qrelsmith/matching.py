@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from .config import BuildOptions
 from .models import RULE_ORDER, Article, Match, MatchRule
@@ -46,6 +46,7 @@ class HeadingIndex:
 
     def __init__(self, targets: Iterable[Target], anchors: dict[str, str] | None = None):
         self.targets = [t for t in targets if t.key]
+        self.keys = [t.key for t in self.targets]
         self.anchors = anchors or {}
 
     @classmethod
@@ -109,8 +110,10 @@ class HeadingIndex:
         if contained:
             scored = [(fuzz.ratio(key, t.key), t) for t in contained]
             return _best(scored, "contains", options.ambiguity_margin, fixed_score=100.0)
-        scored = [(fuzz.ratio(key, t.key), t) for t in self.targets]
-        scored = [(s, t) for s, t in scored if s >= options.fuzzy_threshold]
+        found = process.extract(
+            key, self.keys, scorer=fuzz.ratio, score_cutoff=options.fuzzy_threshold, limit=None
+        )
+        scored = [(score, self.targets[position]) for _, score, position in found]
         if not scored:
             return Match(reason="unmatched")
         return _best(scored, "fuzzy", options.ambiguity_margin)

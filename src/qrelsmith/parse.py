@@ -1,7 +1,9 @@
 """Page bytes -> an lxml tree of the article: decoded, rooted, chrome and code dropped.
 
 lxml does the parsing (BeautifulSoup over lxml costs about 10x the bare parse, which a large
-crawl cannot afford); decoding is ``decode.py``'s job.
+crawl cannot afford), with ``etree.HTMLParser`` rather than ``lxml.html``: the latter looks up a
+Python element class for every element touched, which costs more than the parse itself on
+long pages. Decoding is ``decode.py``'s job.
 """
 
 from __future__ import annotations
@@ -10,38 +12,42 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-import lxml.html
 from lxml import etree
 from lxml.cssselect import CSSSelector
 
 from .config import BuildOptions
 from .decode import sniff
 from .errors import DataError
-from .text import fold_space
+from .sections import MARK
+from .text import text_of
+
+#: The element type of parsed pages.
+Element = etree._Element
 
 _LOOKS_LIKE_MARKUP = re.compile(rb"<\s*[a-zA-Z!]")
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>")
+_MARK_UTF8 = MARK.encode("utf-8")
 
 
 @dataclass(frozen=True, slots=True)
 class ParsedPage:
     """The article root (already cleaned) and the page's title."""
 
-    root: lxml.html.HtmlElement
+    root: Element
     title: str
     encoding: str
 
 
 @lru_cache(maxsize=64)
 def _selector(css: str) -> CSSSelector:
-    return CSSSelector(css)
+    return CSSSelector(css, translator="html")
 
 
-def _title(document: lxml.html.HtmlElement, root: lxml.html.HtmlElement) -> str:
+def _title(document: Element, root: Element) -> str:
     """The article's H1, else the page's <title>, else any H1 (site headers carry one too)."""
     for element, path in ((root, ".//h1"), (document, "//title"), (document, "//h1")):
         for found in element.xpath(path):
-            text = fold_space(found.text_content())
+            text = text_of(found)
             if text:
                 return text
     return ""
@@ -67,24 +73,45 @@ def parse_html(
         raw = data[bom:]
         if encoding != "utf-8":
             raw = raw.decode(encoding, errors="replace").encode("utf-8")
+    if _MARK_UTF8 in raw:  # sections.py brackets its markers with it: no page may forge one
+        raw = raw.replace(_MARK_UTF8, b"")
     if not _LOOKS_LIKE_MARKUP.search(raw[:65536]):
         raise DataError("not HTML (no markup)")
-    parser = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
+    parser = etree.HTMLParser(
+        encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True
+    )
     try:
-        document = lxml.html.document_fromstring(raw, parser=parser)
-    except (etree.ParserError, ValueError) as exc:
+        document = etree.fromstring(raw, parser=parser)
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
         raise DataError(f"unparsable HTML: {exc}") from exc
+    if document is None:
+        raise DataError("unparsable HTML: no document")
     root = find_root(document, options.article_selectors)
     title = _title(document, root)
     etree.strip_elements(root, *options.drop_tags, with_tail=False)
     return ParsedPage(root=root, title=title, encoding=encoding)
 
 
-def find_root(document: lxml.html.HtmlElement, selectors: list[str]) -> lxml.html.HtmlElement:
+def find_root(document: Element, selectors: list[str]) -> Element:
     """The first element matching the first selector that matches; the document otherwise."""
     for css in selectors:
         found = _selector(css)(document)
         if found:
-            element: lxml.html.HtmlElement = found[0]
+            element: Element = found[0]
             return element
     return document
+
+
+def remove_element(element: Element) -> None:
+    """Remove ``element`` and its subtree from the tree, keeping the text that follows it."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    tail = element.tail
+    previous = element.getprevious()
+    if tail:
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(element)

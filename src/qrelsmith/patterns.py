@@ -164,6 +164,11 @@ TABLE_LABEL_MAX_CHARS = 40
 HEADING_COLUMN_MIN_SHARE = 0.5
 MIN_TABLE_ROWS = 2
 
+#: Tables recognised by their cells (no telling header) are looked for only before this split
+#: heading (the 2nd H2): quick-reference tables sit in the intro or a first "早見表" section,
+#: and checking every data table of a long docs page cell by cell would cost more than parsing.
+QUICKREF_MAX_SECTION = 2
+
 # --------------------------------------------------------------------------- matching
 
 #: Separators that join two section names in one reference ("A／B", "A / B", "A、B"). A plain

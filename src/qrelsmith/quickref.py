@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-import lxml.html
+from lxml import etree
 
 from . import patterns
 from .config import BuildOptions
 from .matching import HeadingIndex, Target
 from .models import QuickRefRow, QuickRefTable
+from .parse import Element
 from .sections import BLOCK_TAGS, heading_level
-from .text import fold_space, heading_key
+from .text import fold_space, heading_key, text_of
 
 ROLES = ("query", "answer", "reference")
 
@@ -40,7 +41,13 @@ class Cell:
     header: bool
 
 
-def cell_of(element: lxml.html.HtmlElement) -> Cell:
+_ROWS = etree.XPath("./tr|./thead/tr|./tbody/tr|./tfoot/tr")
+_HEAD_ROWS = etree.XPath("./thead/tr")
+_CELLS = etree.XPath("./td|./th")
+_LINKS = etree.XPath(".//a/@href")
+
+
+def cell_of(element: Element) -> Cell:
     """A table cell's text (block breaks and <br> become spaces) and the #ids it links to."""
     chunks: list[str] = []
     for node in element.iter():
@@ -52,7 +59,7 @@ def cell_of(element: lxml.html.HtmlElement) -> Cell:
             chunks.append(node.tail)
     anchors = tuple(
         href[1:]
-        for href in element.xpath(".//a/@href")
+        for href in _LINKS(element)
         if isinstance(href, str) and href.startswith("#") and len(href) > 1
     )
     return Cell(fold_space("".join(chunks)), anchors, element.tag == "th")
@@ -65,15 +72,15 @@ def _span(value: str | None) -> int:
         return 1
 
 
-def table_grid(table: lxml.html.HtmlElement) -> tuple[list[list[Cell]], int]:
+def table_grid(table: Element) -> tuple[list[list[Cell]], int]:
     """The table's rows as a grid (spans expanded) and how many leading rows are in <thead>."""
-    rows = table.xpath("./tr|./thead/tr|./tbody/tr|./tfoot/tr")
-    head_rows = len(table.xpath("./thead/tr"))
+    rows = _ROWS(table)
+    head_rows = len(_HEAD_ROWS(table))
     grid: list[list[Cell]] = []
     carried: dict[int, tuple[Cell, int]] = {}  # column -> (cell, rows still to fill)
     for row in rows:
         line: list[Cell] = []
-        cells = iter(row.xpath("./td|./th"))
+        cells = iter(_CELLS(row))
         column = 0
         while True:
             if column in carried:
@@ -99,40 +106,49 @@ def table_grid(table: lxml.html.HtmlElement) -> tuple[list[list[Cell]], int]:
     return grid, head_rows
 
 
-@lru_cache(maxsize=64)
-def _keyword_regex(keyword: str) -> re.Pattern[str]:
+def _keyword_pattern(keyword: str) -> str:
     # Short Latin keywords ("see", "more", "ver") only count as whole words.
     if keyword.isascii():
-        return re.compile(rf"(?<![a-z]){re.escape(keyword)}(?![a-z])")
-    return re.compile(re.escape(keyword))
+        return rf"(?<![a-z]){re.escape(keyword)}(?![a-z])"
+    return re.escape(keyword)
+
+
+@lru_cache(maxsize=16)
+def _role_regex(
+    keywords: tuple[tuple[str, ...], ...],
+) -> tuple[re.Pattern[str], list[tuple[str, str]]]:
+    """One alternation of every keyword, longest first, and (keyword, role) per group."""
+    role_of: dict[str, str] = {}
+    for role, words in zip(ROLES, keywords, strict=True):
+        for word in words:
+            key = unicodedata.normalize("NFKC", word).casefold()
+            if key:
+                role_of.setdefault(key, role)
+    ordered = sorted(role_of, key=lambda k: (-len(k), k))
+    regex = re.compile("|".join(f"({_keyword_pattern(k)})" for k in ordered))
+    return regex, [(k, role_of[k]) for k in ordered]
 
 
 def header_roles(cells: Sequence[Cell], options: BuildOptions) -> dict[str, int]:
     """Role -> column from header keywords; the longest keyword decides a cell's role."""
-    keywords = {
-        "query": options.query_headers,
-        "answer": options.answer_headers,
-        "reference": options.reference_headers,
-    }
+    regex, groups = _role_regex(
+        (
+            tuple(options.query_headers),
+            tuple(options.answer_headers),
+            tuple(options.reference_headers),
+        )
+    )
     roles: dict[str, int] = {}
     for column, cell in enumerate(cells):
         text = unicodedata.normalize("NFKC", cell.text).casefold()
-        best: tuple[int, str] | None = None
-        for role in ROLES:
-            for keyword in keywords[role]:
-                key = unicodedata.normalize("NFKC", keyword).casefold()
-                if (
-                    key
-                    and _keyword_regex(key).search(text)
-                    and (best is None or len(key) > best[0])
-                ):
-                    best = (len(key), role)
-        if best and best[1] not in roles:
-            roles[best[1]] = column
+        found = [groups[m.lastindex - 1] for m in regex.finditer(text) if m.lastindex]
+        if found:
+            role = max(found, key=lambda keyword_role: len(keyword_role[0]))[1]
+            roles.setdefault(role, column)
     return roles
 
 
-def heading_outline(root: lxml.html.HtmlElement, article_id: str, level: int) -> HeadingIndex:
+def heading_outline(root: Element, article_id: str, level: int) -> HeadingIndex:
     """A cheap index of the article's headings (no section text), for recognising tables."""
     targets: list[Target] = []
     count = -1
@@ -141,7 +157,7 @@ def heading_outline(root: lxml.html.HtmlElement, article_id: str, level: int) ->
         if rank == level:
             count += 1
         if rank >= level and count >= 0:
-            text = fold_space(element.text_content())
+            text = text_of(element)
             targets.append(Target(f"{article_id}#{count}", text, heading_key(text)))
     return HeadingIndex(targets)
 
@@ -193,11 +209,11 @@ def default_name(header: Sequence[Cell]) -> str:
     return patterns.DEFAULT_TABLE_NAMES["other"]
 
 
-def _label(element: lxml.html.HtmlElement) -> str | None:
+def _label(element: Element) -> str | None:
     """The text of a label element: a minor heading, or a short bold/colon-ended line."""
     if element.tag not in _LABEL_TAGS:
         return None
-    text = fold_space(element.text_content())
+    text = text_of(element)
     if not text or len(text) > patterns.TABLE_LABEL_MAX_CHARS:
         return None
     children = [c for c in element if isinstance(c.tag, str)]
@@ -211,12 +227,12 @@ def _label(element: lxml.html.HtmlElement) -> str | None:
     return None
 
 
-def table_name(table: lxml.html.HtmlElement, header: Sequence[Cell]) -> str:
+def table_name(table: Element, header: Sequence[Cell]) -> str:
     """The caption, else a label right before the table (or its wrapper), else a default."""
     caption = table.find("caption")
-    if caption is not None and fold_space(caption.text_content()):
-        return fold_space(caption.text_content())
-    node: lxml.html.HtmlElement | None = table
+    if caption is not None and text_of(caption):
+        return text_of(caption)
+    node: Element | None = table
     while node is not None:
         previous = node.getprevious()
         while previous is not None and not isinstance(previous.tag, str):
@@ -228,24 +244,56 @@ def table_name(table: lxml.html.HtmlElement, header: Sequence[Cell]) -> str:
     return default_name(header)
 
 
+def _header_cells(table: Element) -> list[Cell]:
+    """The first row's cells, text only: enough to read the column roles cheaply."""
+    rows = _ROWS(table)
+    if len(rows) < 2:
+        return []
+    cells = _CELLS(rows[0])
+    return [Cell(text_of(c), (), c.tag == "th") for c in cells]
+
+
+def _near_top(root: Element, level: int) -> list[Element]:
+    """Tables before the second split heading: the intro, or a first "Quick reference" section.
+
+    Recognising a table by its cells costs a match per cell; docs pages carry many data tables
+    further down, which an author's quick-reference table never is.
+    """
+    found = []
+    seen = 0
+    for element in root.iter("table", f"h{level}"):
+        if element.tag == "table":
+            found.append(element)
+        else:
+            seen += 1
+            if seen == patterns.QUICKREF_MAX_SECTION:
+                break
+    return found
+
+
 def find_table(
-    root: lxml.html.HtmlElement, index: HeadingIndex, options: BuildOptions
-) -> tuple[QuickRefTable, lxml.html.HtmlElement] | None:
-    """The article's quick-reference table and its element, or None."""
-    candidates = [(t, *table_grid(t)) for t in root.iter("table")]
-    found: tuple[lxml.html.HtmlElement, list[list[Cell]], dict[str, int], int, Detection] | None = (
-        None
-    )
-    for table, grid, head_rows in candidates:
-        if len(grid) < 2:
-            continue
-        header = grid[max(head_rows - 1, 0)]
-        roles = header_roles(header, options)
+    root: Element,
+    options: BuildOptions,
+    outline: Callable[[], HeadingIndex],
+) -> tuple[QuickRefTable, Element] | None:
+    """The article's quick-reference table and its element, or None.
+
+    ``outline`` gives the article's headings; it is only called when no table's header names
+    its columns, since only recognition by cell contents needs it.
+    """
+    found: tuple[Element, list[list[Cell]], dict[str, int], int, Detection] | None
+    found = None
+    for table in root.iter("table"):
+        roles = header_roles(_header_cells(table), options)
         if "query" in roles and "reference" in roles:
+            grid, head_rows = table_grid(table)
             found = (table, grid, roles, max(head_rows, 1), "headers")
             break
     if found is None:
-        for table, grid, head_rows in candidates:
+        index: HeadingIndex | None = None
+        for table in _near_top(root, options.section_level):
+            grid, head_rows = table_grid(table)
+            index = index or outline()
             recognised = _by_headings(grid, head_rows, index, options)
             if recognised:
                 found = (table, grid, recognised[0], recognised[1], "headings")

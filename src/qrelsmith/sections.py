@@ -1,8 +1,8 @@
 """Article root -> sections: split at H2 (configurable), H3 and deeper belong to their H2.
 
 Text before the first split heading (the intro, the quick-reference table) is not a section;
-sections whose heading is FAQ / summary / references are set aside as excluded. One pass of
-lxml's ``iterwalk`` over the tree: no per-element Python recursion.
+sections whose heading is FAQ / summary / references are set aside as excluded. The text is read in
+one C-level ``itertext`` pass over a marked tree: no per-element Python loop.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import lxml.html
 from lxml import etree
 
 from . import patterns
@@ -97,89 +96,95 @@ def heading_level(tag: object) -> int:
     return 0
 
 
+#: Private-use character that brackets the markers in the page text; ``parse.py`` removes it
+#: from page bytes so no page can forge one.
+MARK = "\ue000"
+_TOKENS = re.compile(f"{MARK}([^{MARK}]*){MARK}")
+
+_XML_MARK = "&#xE000;"
+#: One C-level pass (libxslt) turns the article tree into text with markers: block breaks as
+#: spaces, ``H<n>`` ... ``/H`` around headings, ``#<id>`` where an element carries an id. It
+#: costs about what lxml's own ``itertext`` walk costs; a Python loop over elements cost 4x.
+_STYLESHEET = f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+<xsl:output method="text" encoding="UTF-8"/>
+<xsl:template name="id"><xsl:for-each select="(@id|self::a/@name)[1]">
+<xsl:text>{_XML_MARK}#</xsl:text><xsl:value-of select="."/><xsl:text>{_XML_MARK}</xsl:text>
+</xsl:for-each></xsl:template>
+<xsl:template match="h1|h2|h3|h4|h5|h6" priority="3">
+<xsl:text> {_XML_MARK}H</xsl:text><xsl:value-of select="substring(local-name(), 2)"/>
+<xsl:text>{_XML_MARK}</xsl:text><xsl:call-template name="id"/><xsl:apply-templates/>
+<xsl:text>{_XML_MARK}/H{_XML_MARK} </xsl:text></xsl:template>
+<xsl:template match="{"|".join(sorted(BLOCK_TAGS - set(HEADING_TAGS)))}" priority="2">
+<xsl:text> </xsl:text><xsl:call-template name="id"/><xsl:apply-templates/><xsl:text> </xsl:text>
+</xsl:template>
+<xsl:template match="*[@id]|a[@name]" priority="1">
+<xsl:call-template name="id"/><xsl:apply-templates/></xsl:template>
+</xsl:stylesheet>"""
+_TO_TEXT = etree.XSLT(etree.XML(_STYLESHEET))
+
+
+def marked_text(root: etree._Element) -> str:
+    """The text of ``root`` with block breaks, heading markers and id markers."""
+    return str(_TO_TEXT(root))
+
+
 def split_sections(
-    root: lxml.html.HtmlElement,
+    root: etree._Element,
     article_id: str,
     level: int = patterns.SECTION_LEVEL,
     excluded_patterns: Sequence[str] = patterns.EXCLUDED_HEADINGS,
 ) -> tuple[list[Section], list[ExcludedSection]]:
-    """Split ``root`` at headings of ``level``; returns (corpus sections, excluded sections)."""
+    """Split ``root`` at headings of ``level``; returns (corpus sections, excluded sections).
+
+    The marked text is read in one pass and its marker stream walked: the Python loop runs
+    per heading and id, not per element.
+    """
+    parts = _TOKENS.split(marked_text(root))
     opened: list[_Open] = []
     current: _Open | None = None
-    pending_ids: list[str] = []  # ids seen since the last text: they belong to the next heading
-    heading_depth = 0  # > 0 while inside a split heading
+    pending_ids: list[str] = []  # ids since the last text: they belong to the next heading
+    headings: list[int] = []  # open heading ranks (a stack: broken markup may nest them)
     heading_chunks: list[str] = []
-    sub_chunks: list[str] | None = None
-    sub_depth = 0
-    count = 0
-
-    def add(text: str | None) -> None:
-        nonlocal pending_ids
-        if not text:
-            return
-        if heading_depth:
-            heading_chunks.append(text)
-        elif current is not None:
-            current.chunks.append(text)
-            if sub_chunks is not None and sub_depth:
-                sub_chunks.append(text)
-        if not text.isspace():
-            pending_ids = []
-
-    walker = etree.iterwalk(root, events=("start", "end"))
-    for event, element in walker:
-        tag = element.tag
-        if not isinstance(tag, str):
-            continue
-        rank = heading_level(tag)
-        if event == "start":
-            element_id = element.get("id") or (element.get("name") if tag == "a" else None)
-            if rank == level and not heading_depth:
-                heading_depth = 1
-                heading_chunks = []
-                anchors = [*pending_ids, *([element_id] if element_id else [])]
+    for position, part in enumerate(parts):
+        if position % 2 == 0:  # text
+            if not part:
+                continue
+            rank = headings[-1] if headings else 0
+            if rank == level:
+                heading_chunks.append(part)
+                continue
+            if current is not None:
+                current.chunks.append(part)
+                if rank > level:
+                    heading_chunks.append(part)
+            if not part.isspace():
+                pending_ids = []
+        elif part.startswith("#"):
+            pending_ids.append(part[1:])
+            if current is not None:
+                current.anchors.append(part[1:])
+        elif part.startswith("H"):
+            rank = int(part[1])
+            headings.append(rank)
+            heading_chunks = []
+            if rank == level:
                 if opened and pending_ids:  # "<section id=x><h2>": x names the new section
                     previous = opened[-1]
                     previous.anchors = [a for a in previous.anchors if a not in pending_ids]
-                current = _Open(index=count, heading="", anchors=anchors)
+                current = _Open(index=len(opened), heading="", anchors=list(pending_ids))
                 opened.append(current)
-                count += 1
                 pending_ids = []
-            elif rank and rank < level and not heading_depth:
+            elif rank < level:
                 current = None  # a higher heading ends the section; its text belongs to none
-            else:
-                if element_id:
-                    if current is not None:
-                        current.anchors.append(element_id)
-                    pending_ids.append(element_id)
-                if rank > level and current is not None and not heading_depth:
-                    sub_chunks, sub_depth = [], 1
-                elif sub_depth:
-                    sub_depth += 1
-                if heading_depth and tag != "h" + str(level):
-                    heading_depth += 1
-            if tag in BLOCK_TAGS:
-                add(" ")
-            add(element.text)
-        else:
-            if heading_depth:
-                heading_depth -= 1
-                if heading_depth == 0 and current is not None:
-                    current.heading = fold_space("".join(heading_chunks))
-                    add(" ")
-                    add(element.tail)
-                    continue
-            if sub_depth:
-                sub_depth -= 1
-                if sub_depth == 0 and sub_chunks is not None and current is not None:
-                    subheading = fold_space("".join(sub_chunks))
-                    if subheading:
-                        current.subheadings.append(subheading)
-                    sub_chunks = None
-            if tag in BLOCK_TAGS:
-                add(" ")
-            if element is not root:
-                add(element.tail)
+        elif part == "/H" and headings:
+            rank = headings.pop()
+            text = fold_space("".join(heading_chunks))
+            heading_chunks = []
+            if current is not None and text:
+                if rank == level:
+                    current.heading = text
+                elif rank > level:
+                    current.subheadings.append(text)
 
     sections: list[Section] = []
     excluded: list[ExcludedSection] = []
