@@ -14,15 +14,13 @@ from functools import lru_cache
 
 from lxml import etree
 from lxml.cssselect import CSSSelector
+from lxml.etree import _Element as Element
 
 from .config import BuildOptions
 from .decode import sniff
 from .errors import DataError
 from .sections import MARK
 from .text import text_of
-
-#: The element type of parsed pages.
-Element = etree._Element
 
 _LOOKS_LIKE_MARKUP = re.compile(rb"<\s*[a-zA-Z!]")
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>")
