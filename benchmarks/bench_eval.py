@@ -23,8 +23,9 @@ import numpy as np
 from qrelsmith.cli import main as cli_main
 from qrelsmith.config import EvalOptions
 from qrelsmith.evaluate.evaluation import evaluate_runs
-from qrelsmith.evaluate.measures import DEFAULT_MEASURES, parse_measures, per_query
+from qrelsmith.evaluate.measures import parse_measures, per_query
 from qrelsmith.evaluate.runs import Qrels, Run, write_run
+from qrelsmith.patterns import EVAL_MEASURES
 
 QUERIES_PER_ARTICLE = 8  # the seed's median
 SECTIONS_PER_ARTICLE = 13  # 3,193 sections / 247 articles
@@ -66,7 +67,7 @@ def main() -> None:
     args = parser.parse_args()
     qrels, run_a, run_b, articles = synthetic(args.queries, args.depth, seed=0)
     options = EvalOptions()
-    specs = parse_measures(DEFAULT_MEASURES, rel=2, gains="linear", grades=[0, 1, 2])
+    specs = parse_measures(EVAL_MEASURES, rel=2, gains="linear", grades=[0, 1, 2])
     print(f"{len(qrels)} queries x {args.depth} results, 2 runs, {len(specs)} measures, "
           f"{options.bootstrap_samples} resamples, {options.permutation_rounds} rounds")
 

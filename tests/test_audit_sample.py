@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from qrelsmith.audit.sample import allocate, draw_sample, stratum_of
+from qrelsmith.audit.sample import (
+    allocate,
+    draw_sample,
+    planned_half_width,
+    sample_summary,
+    stratum_of,
+)
 from qrelsmith.models import GoldenQuery, Origin
 
 
@@ -71,5 +77,14 @@ def test_allocate() -> None:
 
 def test_planned_half_width_printed() -> None:
     sample = draw_sample(population(), 40, seed=0, low_score=75.0)
-    assert "95% interval half-width about ±0." in sample.summary()
-    assert sample.planned_half_width(0.5) > sample.planned_half_width(0.95)
+    assert "95% interval half-width about ±0." in sample_summary(sample)
+    assert planned_half_width(sample, 0.5) > planned_half_width(sample, 0.95)
+
+
+def test_oversample_factors_can_be_changed() -> None:
+    even = {"low_score": 1.0, "fuzzy": 1.0, "multi": 1.0, "plain": 1.0}
+    populations = {"low_score": 20, "fuzzy": 20, "multi": 20, "plain": 340}
+    assert allocate(populations, 40, even) == {"low_score": 2, "fuzzy": 2, "multi": 2, "plain": 34}
+    assert allocate(populations, 40)["plain"] < 34
+    drawn = draw_sample(population(), 40, seed=0, low_score=75.0, oversample=even)
+    assert drawn.strata != draw_sample(population(), 40, seed=0, low_score=75.0).strata

@@ -9,22 +9,53 @@ from ``patterns.py``. Example ``site.toml``::
 
     [audit]
     size = 60
+
+    [eval]
+    rel = 1
+
+    [baseline]
+    ngrams = [2, 4]
 """
 
 from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    field_validator,
+    model_serializer,
+)
 
 from . import patterns
 from .errors import UsageError
 
+Method = Literal["bm25", "tfidf"]
+Gains = Literal["linear", "exp"]
+
 
 class _Options(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: Keys added after report.json's manifest (a dump of the whole Config) was fixed. They are
+    #: left out of dumps while at their default, so a build with default options still writes
+    #: the same bytes as before; loading such a dump back still gives the same options.
+    omitted_at_default: ClassVar[frozenset[str]] = frozenset()
+
+    @model_serializer(mode="wrap")
+    def _omit_new_defaults(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        for name in self.omitted_at_default:
+            default = type(self).model_fields[name].get_default(call_default_factory=True)
+            if isinstance(data, dict) and getattr(self, name) == default:
+                data.pop(name, None)
+        return data
 
 
 class BuildOptions(_Options):
@@ -53,14 +84,73 @@ class AuditOptions(_Options):
     size: int = Field(default=patterns.AUDIT_SIZE, ge=0)
     seed: int = patterns.AUDIT_SEED
     low_score: float = Field(default=patterns.LOW_SCORE, ge=0, le=100)
+    oversample: dict[str, float] = Field(
+        default_factory=lambda: dict(patterns.OVERSAMPLE),
+        description="stratum (low_score, fuzzy, multi, plain) -> how many times more likely "
+        "its rows are drawn; strata not named keep their default",
+    )
+
+    omitted_at_default: ClassVar[frozenset[str]] = frozenset({"oversample"})
+
+    @field_validator("oversample", mode="before")
+    @classmethod
+    def _known_strata(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            return value
+        unknown = sorted(set(value) - set(patterns.OVERSAMPLE))
+        if unknown:
+            raise ValueError(
+                f"unknown stratum {unknown[0]!r} (strata: {', '.join(patterns.OVERSAMPLE)})"
+            )
+        if any(not isinstance(v, int | float) or v <= 0 for v in value.values()):
+            raise ValueError("over-sampling factors must be numbers above 0")
+        return {**patterns.OVERSAMPLE, **value}
 
 
 class EvalOptions(_Options):
-    """Resampling for intervals and paired tests."""
+    """Measures and resampling of `qrelsmith eval` (its flags override these)."""
 
     seed: int = patterns.EVAL_SEED
     bootstrap_samples: int = Field(default=patterns.BOOTSTRAP_SAMPLES, ge=100)
     permutation_rounds: int = Field(default=patterns.PERMUTATION_ROUNDS, ge=100)
+    measures: list[str] = Field(
+        default_factory=lambda: list(patterns.EVAL_MEASURES),
+        min_length=1,
+        description="ir_measures names or CP@k",
+    )
+    rel: int = Field(
+        default=patterns.EVAL_REL, ge=1,
+        description="lowest relevant grade for R, P, RR, AP, Success, CP",
+    )
+    gains: Gains = Field(
+        default=patterns.EVAL_GAINS, description="nDCG gain of grade g: g (linear) or 2^g-1 (exp)"
+    )
+
+    omitted_at_default: ClassVar[frozenset[str]] = frozenset({"measures", "rel", "gains"})
+
+
+class BaselineOptions(_Options):
+    """The character n-gram retriever of `qrelsmith baseline` (and of `check` without a run)."""
+
+    method: Method = patterns.BASELINE_METHOD
+    ngrams: tuple[int, int] = Field(
+        default=patterns.NGRAM_RANGE, description="smallest and largest character n-gram"
+    )
+    k1: float = Field(default=patterns.BM25_K1, ge=0)
+    b: float = Field(default=patterns.BM25_B, ge=0, le=1)
+    k: int = Field(default=patterns.BASELINE_DEPTH, ge=1, description="results per query")
+
+    @field_validator("ngrams")
+    @classmethod
+    def _ordered(cls, value: tuple[int, int]) -> tuple[int, int]:
+        if value[0] < 1 or value[1] < value[0]:
+            raise ValueError("n-gram sizes must be [low, high] with 1 <= low <= high")
+        return value
+
+    @property
+    def tag(self) -> str:
+        """The run tag, naming the method and n-grams, e.g. ``bm25-c2-3``."""
+        return f"{self.method}-c{self.ngrams[0]}-{self.ngrams[1]}"
 
 
 class Config(_Options):
@@ -69,6 +159,9 @@ class Config(_Options):
     build: BuildOptions = Field(default_factory=BuildOptions)
     audit: AuditOptions = Field(default_factory=AuditOptions)
     eval: EvalOptions = Field(default_factory=EvalOptions)
+    baseline: BaselineOptions = Field(default_factory=BaselineOptions)
+
+    omitted_at_default: ClassVar[frozenset[str]] = frozenset({"baseline"})
 
 
 def load_config(path: str | Path | None) -> Config:

@@ -6,6 +6,7 @@ generated from them (``python -m qrelsmith.schemas``) and a test fails when they
 
 from __future__ import annotations
 
+import hashlib
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -216,3 +217,225 @@ class BuildResult(Record):
     corpus: list[CorpusRecord]
     queries: list[GoldenQuery]
     report: Report
+
+
+# --------------------------------------------------------------------------- evaluation
+
+SignalKind = Literal["other-article", "no-content", "duplicate", "low-score", "near-tie"]
+
+
+class Interval(Record):
+    """A mean and its percentile interval."""
+
+    mean: float
+    low: float
+    high: float
+
+
+class PairedComparison(Record):
+    """Run B minus run A on the same queries."""
+
+    measure: str
+    run_a: str
+    run_b: str
+    queries: int
+    diff: float
+    low: float
+    high: float
+    cluster_low: float | None = None
+    cluster_high: float | None = None
+    p_value: float
+    wins: int
+    ties: int
+    losses: int
+
+
+class MeasureSummary(Record):
+    """One run x one measure: mean over all qrels queries and its two intervals."""
+
+    run: str
+    measure: str
+    queries: int
+    mean: float
+    low: float
+    high: float
+    cluster_low: float
+    cluster_high: float
+
+
+class EvalReport(Record):
+    """Everything `qrelsmith eval` computes; its --json output."""
+
+    runs: list[str]
+    measures: list[str]
+    queries: int
+    articles: int
+    settings: dict[str, object]
+    summaries: list[MeasureSummary]
+    comparisons: list[PairedComparison] = Field(default_factory=list)
+    per_query: dict[str, dict[str, dict[str, float]]] | None = Field(
+        default=None, description="run -> measure -> qid -> value, with --per-query"
+    )
+    warnings: list[str] = Field(default_factory=list)
+
+
+class Signal(Record):
+    """One reason to doubt a query."""
+
+    kind: SignalKind
+    detail: str
+
+
+class Suspect(Record):
+    """A query with its reasons, ranked by ``suspicion``; one line of `check --json`."""
+
+    qid: str
+    query: str
+    suspicion: float
+    signals: list[Signal]
+
+
+class Problem(Record):
+    """One thing wrong with a build folder; one line of `validate --json`."""
+
+    kind: str
+    file: str
+    line: int | None = None
+    message: str
+
+
+class ChunkMapping(Record):
+    """Where one chunk landed."""
+
+    id: str
+    article_id: str | None = None
+    main_section: str | None = None
+    share: dict[str, float] = Field(default_factory=dict, description="section id -> share")
+    cover: dict[str, float] = Field(default_factory=dict, description="section id -> cover")
+    reason: str | None = Field(default=None, description="set when the chunk maps to nothing")
+
+
+class AlignResult(Record):
+    """Chunk qrels and the report of what did not map."""
+
+    qrels: dict[str, dict[str, int]]
+    mappings: list[ChunkMapping]
+    dropped_queries: list[str]
+
+
+class AlignThresholds(Record):
+    """The overlap thresholds an alignment used (patterns.py)."""
+
+    shingle: int
+    min_article_share: float
+    majority_share: float
+    cover_share: float
+
+
+class AlignCounts(Record):
+    """Totals of one alignment."""
+
+    chunks: int
+    mapped: int
+    unmapped: int
+    queries: int
+    dropped_queries: int
+
+
+class UnmappedChunk(Record):
+    """A chunk that maps to nothing, and why."""
+
+    id: str
+    reason: str
+
+
+class AlignReport(Record):
+    """align_report.json: the rule, its thresholds, counts, and what did not carry over."""
+
+    rule: str
+    thresholds: AlignThresholds
+    counts: AlignCounts
+    unmapped: list[UnmappedChunk]
+    dropped_queries: list[str]
+    chunks: list[ChunkMapping] = Field(description="the mapped chunks")
+
+
+# --------------------------------------------------------------------------- audit
+
+ChangeAction = Literal["replaced", "removed", "flagged"]
+
+
+class Stratum(Record):
+    """How many queries a stratum holds and how many of them were drawn."""
+
+    population: int
+    sampled: int
+
+
+class SampledRow(Record):
+    """One drawn query: its stratum and the number of golden queries it stands for."""
+
+    qid: str
+    stratum: str
+    weight: float
+
+
+class AuditSample(Record):
+    """``audit/sample.json``: what was drawn, how, and from which golden.jsonl."""
+
+    seed: int
+    size: int
+    low_score: float
+    golden_sha256: str
+    strata: dict[str, Stratum]
+    rows: list[SampledRow]
+
+    @property
+    def sample_id(self) -> str:
+        """A short id of this draw (golden set, seed and rows), for the page's saved progress."""
+        digest = hashlib.sha256(self.model_dump_json().encode("utf-8")).hexdigest()
+        return digest[:16]
+
+
+class Estimate(Record):
+    """A proportion with its 95% interval; ``n`` rows decided, ``effective_n`` after weighting."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+    effective_n: float
+
+    def __str__(self) -> str:
+        if self.n == 0:
+            return "n/a (no decided rows)"
+        return f"{self.value:.3f}  [{self.low:.3f}, {self.high:.3f}]"
+
+
+class ChangelogEntry(Record):
+    """One change to the golden set: a line of ``versions/vN/changelog.jsonl``."""
+
+    qid: str
+    action: ChangeAction
+    verdict: str = Field(description="the reviewer's verdict (wrong, partly or unsure)")
+    before: list[str] = Field(description="grade-2 section ids before the audit")
+    after: list[str] = Field(description="grade-2 section ids after (empty: query removed)")
+    note: str
+    where: str = Field(description="the verdict's file and line")
+
+
+class PrecisionSummary(Record):
+    """Label precision as written to review.json: strict, lenient (partly = right), per rule."""
+
+    overall: Estimate
+    lenient: Estimate
+    by_rule: dict[str, Estimate]
+
+
+class ReviewSummary(Record):
+    """``versions/vN/review.json``: which verdicts made the version, and the precision found."""
+
+    verdict_files: list[str]
+    golden_sha256: str
+    precision: PrecisionSummary
+    changes: int

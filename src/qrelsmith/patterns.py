@@ -6,6 +6,9 @@ them in its TOML file; code never hard-codes a keyword or a threshold elsewhere.
 
 from __future__ import annotations
 
+import re
+from typing import Literal
+
 # --------------------------------------------------------------------------- the article
 
 #: CSS selectors tried in order for the article root; the first that matches wins. Blogs and
@@ -197,8 +200,23 @@ AMBIGUITY_MARGIN = 5.0
 AUDIT_SIZE = 40
 AUDIT_SEED = 0
 
-#: Matches below this fuzzy score are over-sampled in the audit as "low score".
+#: Matches below this fuzzy score are over-sampled in the audit as "low score"; ``qrelsmith
+#: check`` flags them with its "low-score" signal.
 LOW_SCORE = 75.0
+
+#: How many times more likely a risky row is drawn than a plain one, per stratum (see
+#: audit/sample.py for the strata). The seed's two wrong labels out of 40 were a weak fuzzy
+#: match and a two-section reference; 3-4x puts about half of a 40-row sample into those strata
+#: on the sample site while leaving 15+ plain rows.
+OVERSAMPLE: dict[str, float] = {"low_score": 4.0, "fuzzy": 3.0, "multi": 3.0, "plain": 1.0}
+
+#: The precision assumed when telling the reviewer how wide the interval will be: the seed's
+#: 38 right out of 40. The worst case (0.5) is printed beside it.
+PLANNING_PRECISION = 0.95
+
+#: Characters of each matched section shown in the audit sheet: enough to judge most answers,
+#: short enough for a spreadsheet row. The HTML page shows the whole text.
+OPENING_CHARS = 400
 
 # --------------------------------------------------------------------------- evaluation
 
@@ -206,3 +224,126 @@ LOW_SCORE = 75.0
 BOOTSTRAP_SAMPLES = 2000
 PERMUTATION_ROUNDS = 10000
 EVAL_SEED = 0
+
+#: The intervals' coverage: 95 %, as in the seed and Smucker et al. The tables and help texts
+#: say "95%", so they change with it.
+CONFIDENCE = 0.95
+
+#: Two per-query values closer than this are a tie in win/tie/loss counts (float noise from the
+#: measure's arithmetic).
+TIE_TOLERANCE = 1e-9
+
+#: What `qrelsmith eval` reports without --measures: the seed's strict set (RR, recall at the
+#: prompt and candidate cut-offs, first-hit success, AP) plus graded nDCG and context precision.
+EVAL_MEASURES: tuple[str, ...] = (
+    "nDCG@10", "RR@10", "R@10", "R@100", "Success@1", "P@5", "AP@100", "CP@5",
+)  # fmt: skip
+
+#: Default relevance threshold: grade 2 is the section the author named; grade 1 only says
+#: "same article" and would let a retriever score by finding the article (the seed's "strict").
+EVAL_REL = 2
+
+#: nDCG gain of grade g: g itself, as trec_eval and ir_measures do, so figures compare with
+#: published ones; "exp" (2^g - 1) is the opt-in.
+EVAL_GAINS: Literal["linear", "exp"] = "linear"
+
+# --------------------------------------------------------------------------- baseline
+
+#: The baseline's weighting: BM25, the seed's best run (bm25_23) and the usual reference point;
+#: "tfidf" (sublinear tf, cosine) is the other choice.
+BASELINE_METHOD: Literal["bm25", "tfidf"] = "bm25"
+
+#: The seed's BM25 parameters (Robertson's usual k1 = 1.2, b = 0.75).
+BM25_K1 = 1.2
+BM25_B = 0.75
+
+#: Character 2- and 3-grams: the seed's best setting (bm25_23), MRR@10 0.709 vs 0.695 for 2-grams.
+NGRAM_RANGE: tuple[int, int] = (2, 3)
+
+#: Results per query of `qrelsmith baseline`: 100 is the deepest cut-off of EVAL_MEASURES
+#: (R@100, AP@100), so the default run scores every default measure fully.
+BASELINE_DEPTH = 100
+
+#: Results per query of the baseline that `check` computes when no run is given: only the top
+#: hit is used, so depth barely matters; 10 keeps the run small.
+CHECK_DEPTH = 10
+
+# --------------------------------------------------------------------------- check
+
+#: Weights of the signals of `qrelsmith check` (a query's suspicion is the sum of its
+#: signals'). A top hit elsewhere and an empty query are the causes the seed found most often
+#: (of its 15 other-article queries, 6 meant nothing out of context, 3 had a valid answer
+#: elsewhere); a duplicate is certain to be ambiguous for one of its articles; match doubts
+#: are weaker.
+CHECK_WEIGHTS: dict[str, float] = {
+    "other-article": 2.0,
+    "no-content": 3.0,
+    "duplicate": 2.0,
+    "low-score": 1.0,
+    "near-tie": 1.5,
+}
+
+#: Words that point at something outside the query or offer a choice: they carry no topic.
+#: Japanese, English, Spanish and Korean (the seeds' languages).
+DEMONSTRATIVES: tuple[str, ...] = (
+    "どちら", "どっち", "どれ", "どこ", "どう", "それ", "これ", "あれ", "この", "その", "あの",
+    "こちら", "そちら", "なに", "選ぶ", "使う", "する", "やる", "いい", "よい", "べき",
+    "which", "this", "that", "these", "those", "it", "one", "or", "what", "choose", "use",
+    "cuál", "cual", "esto", "eso", "este", "ese", "esta", "esa", "elegir", "usar", "qué", "que",
+    "이것", "그것", "저것", "이거", "그거", "어느", "어떤", "무엇", "뭐", "선택",
+)  # fmt: skip
+
+#: Function words removed before looking for a content word (same four languages).
+STOPWORDS: tuple[str, ...] = (
+    "ます", "です", "ない", "ですか", "ますか",
+    "the", "a", "an", "to", "of", "in", "on", "for", "is", "be", "do", "how", "should", "i",
+    "el", "la", "los", "las", "un", "una", "de", "del", "en", "y", "o", "se", "es", "lo", "por",
+    "para", "con", "cómo", "como", "mejor", "no", "not", "better", "best", "good",
+    "할까", "하나", "해야", "하는", "할지", "쪽",
+)  # fmt: skip
+
+#: Korean particles and question endings stripped from the end of a word before the stopword
+#: look-up ("선택할까" -> "선택", "무엇인가" -> "무엇").
+HANGUL_PARTICLES: tuple[str, ...] = (
+    "인가", "인지", "일까", "할까", "할지", "하나", "해야", "으로",
+    "은", "는", "이", "가", "을", "를", "의", "와", "과", "로",
+)  # fmt: skip
+
+#: Yes-no choices with no subject: "置くか置かないか" (same verb, negated), "するかしないか",
+#: "X or not", "sí o no".
+CHOICE_PATTERN = re.compile(
+    r"(\w)\w{0,4}か\1\w{0,4}ないか|するかしないか|\bor not\b|\bo no\b|\bsí o no\b"
+)
+
+#: A content word: 2+ kanji (okurigana between them allowed: 踏み台), 2+ katakana, a Latin
+#: word of 2+ letters or digits, or a Hangul word of 2+ syllables.
+CONTENT_RUN = re.compile(
+    r"[\u4e00-\u9fff\u3400-\u4dbf](?:[\u3040-\u309f]{0,2}[\u4e00-\u9fff\u3400-\u4dbf])+"
+    r"|[\u30a0-\u30ffー]{2,}|[a-z0-9\u00c0-\u024f]{2,}|[\uac00-\ud7a3]{2,}"
+)
+
+#: Near-duplicate: cosine of character 2-3-gram TF-IDF vectors (NFKC, lower case, spaces and
+#: punctuation removed). 0.85 keeps spacing, punctuation and case variants together and kept
+#: apart the eval fixture's distinct short queries; not yet tuned on a real site.
+DUPLICATE_COSINE = 0.85
+
+#: Near-tie: the runner-up heading within this many ratio points. The build rejects ties under
+#: AMBIGUITY_MARGIN (5); twice that still deserves a look.
+NEAR_TIE_MARGIN = 10.0
+
+# --------------------------------------------------------------------------- align
+
+#: Characters in a shingle: 8 is about two Japanese words or one long English word, long
+#: enough that shared boilerplate ("です。", "the ") does not count as overlap.
+SHINGLE = 8
+
+#: A chunk is in an article when half its characters are found in the article's sections; the
+#: rest may be navigation, code or a title that the build dropped.
+MIN_ARTICLE_SHARE = 0.5
+
+#: "Mostly made of": the section is at least half of the chunk.
+MAJORITY_SHARE = 0.5
+
+#: "Mostly covers": the chunk holds at least half of the section (so a big chunk that holds the
+#: whole answer section still takes its grade).
+COVER_SHARE = 0.5

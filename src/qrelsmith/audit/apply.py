@@ -13,15 +13,21 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..export import write_golden_set
 from ..export.jsonl import CORPUS
 from ..files import write_json, write_jsonl, write_text
-from ..models import GoldenQuery
+from ..models import (
+    AuditSample,
+    ChangeAction,
+    ChangelogEntry,
+    Estimate,
+    GoldenQuery,
+    PrecisionSummary,
+    ReviewSummary,
+)
 from .loading import Build
-from .sample import AuditSample
-from .stats import Estimate, weighted_proportion
+from .stats import weighted_proportion
 from .verdicts import Review, Verdict
 
 VERSIONS_FOLDER = "versions"
@@ -67,29 +73,12 @@ class Precision:
 
 
 @dataclass(frozen=True)
-class Change:
-    """One change to the golden set, for the changelog."""
-
-    qid: str
-    action: str
-    verdict: str
-    before: list[str]
-    after: list[str]
-    note: str
-    where: str
-
-    def as_json(self) -> dict[str, Any]:
-        """One changelog line."""
-        return dict(self.__dict__)
-
-
-@dataclass(frozen=True)
 class Outcome:
     """Everything ``audit apply`` computes before writing."""
 
     precision: Precision
     queries: list[GoldenQuery]
-    changes: list[Change]
+    changes: list[ChangelogEntry]
 
 
 def consensus(reviews: Sequence[Review]) -> dict[str, Verdict]:
@@ -142,10 +131,12 @@ def precision(verdicts: dict[str, Verdict], build: Build, sample: AuditSample) -
     )
 
 
-def correct(build: Build, verdicts: dict[str, Verdict]) -> tuple[list[GoldenQuery], list[Change]]:
+def correct(
+    build: Build, verdicts: dict[str, Verdict]
+) -> tuple[list[GoldenQuery], list[ChangelogEntry]]:
     """The golden queries with the verdicts applied (in golden order), and what changed."""
     queries: list[GoldenQuery] = []
-    changes: list[Change] = []
+    changes: list[ChangelogEntry] = []
     for query in build.queries:
         verdict = verdicts.get(query.qid)
         if verdict is None or verdict.verdict == "correct":
@@ -155,17 +146,11 @@ def correct(build: Build, verdicts: dict[str, Verdict]) -> tuple[list[GoldenQuer
         if verdict.verdict == "unsure":
             flags = query.flags if FLAG_UNSURE in query.flags else [*query.flags, FLAG_UNSURE]
             queries.append(query.model_copy(update={"flags": flags}))
-            changes.append(
-                Change(query.qid, "flagged", "unsure", before, before, verdict.note, verdict.where)
-            )
+            changes.append(_change(query.qid, "flagged", verdict, before, before))
             continue
         after = list(verdict.sections or ())
         if not after:
-            changes.append(
-                Change(
-                    query.qid, "removed", verdict.verdict, before, [], verdict.note, verdict.where
-                )
-            )
+            changes.append(_change(query.qid, "removed", verdict, before, []))
             continue
         article_size = len(build.sections_of(query.qid))
         flags = query.flags if FLAG_CORRECTED in query.flags else [*query.flags, FLAG_CORRECTED]
@@ -178,12 +163,17 @@ def correct(build: Build, verdicts: dict[str, Verdict]) -> tuple[list[GoldenQuer
                 }
             )
         )
-        changes.append(
-            Change(
-                query.qid, "replaced", verdict.verdict, before, after, verdict.note, verdict.where
-            )
-        )
+        changes.append(_change(query.qid, "replaced", verdict, before, after))
     return queries, changes
+
+
+def _change(
+    qid: str, action: ChangeAction, verdict: Verdict, before: list[str], after: list[str]
+) -> ChangelogEntry:
+    return ChangelogEntry(
+        qid=qid, action=action, verdict=verdict.verdict, before=before, after=after,
+        note=verdict.note, where=verdict.where,
+    )
 
 
 def review(build: Build, sample: AuditSample, reviews: Sequence[Review]) -> Outcome:
@@ -233,20 +223,20 @@ def write_version(build: Build, outcome: Outcome, sources: Sequence[str]) -> Pat
     try:
         write_golden_set(staging, build.corpus, outcome.queries)
         shutil.copyfile(build.folder / CORPUS, staging / CORPUS)
-        write_jsonl(staging / CHANGELOG_FILE, (change.as_json() for change in outcome.changes))
+        write_jsonl(staging / CHANGELOG_FILE, outcome.changes)
         write_text(staging / CHANGES_FILE, _changes_md(outcome, sources))
         write_json(
             staging / REVIEW_FILE,
-            {
-                "verdict_files": list(sources),
-                "golden_sha256": build.golden_sha256,
-                "precision": {
-                    "overall": outcome.precision.overall.__dict__,
-                    "lenient": outcome.precision.lenient.__dict__,
-                    "by_rule": {rule: e.__dict__ for rule, e in outcome.precision.by_rule.items()},
-                },
-                "changes": len(outcome.changes),
-            },
+            ReviewSummary(
+                verdict_files=list(sources),
+                golden_sha256=build.golden_sha256,
+                precision=PrecisionSummary(
+                    overall=outcome.precision.overall,
+                    lenient=outcome.precision.lenient,
+                    by_rule=outcome.precision.by_rule,
+                ),
+                changes=len(outcome.changes),
+            ),
         )
         os.rename(staging, target)
     except BaseException:

@@ -12,6 +12,7 @@ from ..errors import UsageError
 from .agreement import agreement
 from .apply import review, write_version
 from .loading import AUDIT_FOLDER, load_build, load_sample
+from .sample import sample_summary
 from .writer import EXTRA_FORMATS, draw, has_verdicts, write_audit
 
 SAMPLE_EPILOG = """example:
@@ -21,7 +22,8 @@ SAMPLE_EPILOG = """example:
 Writes out/audit/audit.csv (open it in Excel or LibreOffice), out/audit/audit.html (open it in a
 browser: one row at a time, keys 1-4 for verdicts, Export CSV when done) and sample.json.
 Fuzzy, low-score and multi-section matches are over-represented; each row's weight keeps the
-overall precision unbiased. Size, seed and low_score default to the config's [audit] table.
+overall precision unbiased. Size, seed, low_score and oversample come from the config's
+[audit] table.
 An audit.csv that already holds verdicts is not overwritten without --force."""
 
 APPLY_EPILOG = """example:
@@ -125,9 +127,9 @@ def run_sample(args: argparse.Namespace) -> int:
             "apply them first or pass --force to draw anew"
         )
     seed = options.seed if args.seed is None else args.seed
-    sample = draw(build, size, seed, options.low_score)
+    sample = draw(build, size, seed, options.low_score, options.oversample)
     folder = write_audit(build, sample, args.format)
-    print(sample.summary())
+    print(sample_summary(sample))
     print(f"wrote {folder}/audit.csv and {folder}/audit.html")
     return 0
 

@@ -14,8 +14,7 @@ from ..errors import DataError, UsageError
 from ..export.jsonl import CORPUS, GOLDEN
 from ..files import read_jsonl
 from ..labels import article_of_qid, sections_by_article
-from ..models import CorpusRecord, GoldenQuery
-from .sample import AuditSample
+from ..models import AuditSample, CorpusRecord, GoldenQuery
 
 AUDIT_FOLDER = "audit"
 SAMPLE_FILE = "sample.json"

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from ..files import write_text
 from ..labels import article_of_qid
+from ..models import AuditSample
 from .loading import Build
-from .sample import AuditSample
 from .sheet import COLUMNS, section_number
 
 HTML_FILE = "audit.html"

@@ -16,9 +16,8 @@ import hashlib
 import math
 from collections.abc import Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict
-
-from ..models import GoldenQuery
+from ..models import AuditSample, GoldenQuery, SampledRow, Stratum
+from ..patterns import OVERSAMPLE, PLANNING_PRECISION
 from .stats import effective_size, wilson_half_width
 
 #: Strata, each query in the first that fits it. ``low_score``: a fuzzy match below the
@@ -26,66 +25,22 @@ from .stats import effective_size, wilson_half_width
 #: (the seed's missed "A／B" label); ``plain``: one section found by anchor, exact or contains.
 STRATA: tuple[str, ...] = ("low_score", "fuzzy", "multi", "plain")
 
-#: How many times more likely a risky row is drawn than a plain one. The seed's two wrong labels
-#: out of 40 were a weak fuzzy match and a two-section reference; 3-4x puts about half of a
-#: 40-row sample into those strata on the sample site while leaving 15+ plain rows.
-OVERSAMPLE: Mapping[str, float] = {"low_score": 4.0, "fuzzy": 3.0, "multi": 3.0, "plain": 1.0}
-
-#: The precision assumed when telling the reviewer how wide the interval will be: the seed's
-#: 38 right out of 40. The worst case (0.5) is printed beside it.
-PLANNING_PRECISION = 0.95
+def planned_half_width(sample: AuditSample, precision: float = PLANNING_PRECISION) -> float:
+    """The 95% half-width the weighted precision will have if the labels are this precise."""
+    return wilson_half_width(precision, effective_size(row.weight for row in sample.rows))
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Stratum(_Frozen):
-    """How many queries a stratum holds and how many of them were drawn."""
-
-    population: int
-    sampled: int
-
-
-class SampledRow(_Frozen):
-    """One drawn query: its stratum and the number of golden queries it stands for."""
-
-    qid: str
-    stratum: str
-    weight: float
-
-
-class AuditSample(_Frozen):
-    """``audit/sample.json``: what was drawn, how, and from which golden.jsonl."""
-
-    seed: int
-    size: int
-    low_score: float
-    golden_sha256: str
-    strata: dict[str, Stratum]
-    rows: list[SampledRow]
-
-    @property
-    def sample_id(self) -> str:
-        """A short id of this draw (golden set, seed and rows), for the page's saved progress."""
-        digest = hashlib.sha256(self.model_dump_json().encode("utf-8")).hexdigest()
-        return digest[:16]
-
-    def planned_half_width(self, precision: float = PLANNING_PRECISION) -> float:
-        """The 95% half-width the weighted precision will have if the labels are this precise."""
-        return wilson_half_width(precision, effective_size(row.weight for row in self.rows))
-
-    def summary(self) -> str:
-        """One line for people: size, strata, and the interval half-width to expect."""
-        strata = ", ".join(
-            f"{name} {s.sampled}/{s.population}" for name, s in self.strata.items() if s.population
-        )
-        return (
-            f"audit sample: {len(self.rows)} queries (seed {self.seed}; {strata}); "
-            f"95% interval half-width about ±{self.planned_half_width():.3f} "
-            f"if precision is near {PLANNING_PRECISION:.2f}, "
-            f"±{self.planned_half_width(0.5):.3f} at worst"
-        )
+def sample_summary(sample: AuditSample) -> str:
+    """One line for people: size, strata, and the interval half-width to expect."""
+    strata = ", ".join(
+        f"{name} {s.sampled}/{s.population}" for name, s in sample.strata.items() if s.population
+    )
+    return (
+        f"audit sample: {len(sample.rows)} queries (seed {sample.seed}; {strata}); "
+        f"95% interval half-width about ±{planned_half_width(sample):.3f} "
+        f"if precision is near {PLANNING_PRECISION:.2f}, "
+        f"±{planned_half_width(sample, 0.5):.3f} at worst"
+    )
 
 
 def stratum_of(query: GoldenQuery, low_score: float) -> str:
@@ -99,8 +54,10 @@ def stratum_of(query: GoldenQuery, low_score: float) -> str:
     return "plain"
 
 
-def allocate(populations: Mapping[str, int], size: int) -> dict[str, int]:
-    """Rows to draw per stratum: ``size`` shared in proportion to population x OVERSAMPLE.
+def allocate(
+    populations: Mapping[str, int], size: int, oversample: Mapping[str, float] = OVERSAMPLE
+) -> dict[str, int]:
+    """Rows to draw per stratum: ``size`` shared in proportion to population x ``oversample``.
 
     A stratum never gets more rows than it has; what it cannot take goes to the others. Every
     non-empty stratum gets at least one row when ``size`` allows. Deterministic.
@@ -112,7 +69,7 @@ def allocate(populations: Mapping[str, int], size: int) -> dict[str, int]:
     open_strata = [name for name in populations if populations[name] > 0]
     left = size
     while True:
-        shares = {name: populations[name] * OVERSAMPLE.get(name, 1.0) for name in open_strata}
+        shares = {name: populations[name] * oversample.get(name, 1.0) for name in open_strata}
         scale = left / sum(shares.values()) if shares else 0.0
         full = [name for name in open_strata if shares[name] * scale >= populations[name]]
         if not full:
@@ -152,12 +109,15 @@ def draw_sample(
     seed: int,
     low_score: float,
     golden_sha256: str = "",
+    oversample: Mapping[str, float] = OVERSAMPLE,
 ) -> AuditSample:
     """Draw ``size`` queries, stratified and weighted; rows in a seeded random order."""
     members: dict[str, list[GoldenQuery]] = {name: [] for name in STRATA}
     for query in queries:
         members[stratum_of(query, low_score)].append(query)
-    counts = allocate({name: len(group) for name, group in members.items()}, max(size, 0))
+    counts = allocate(
+        {name: len(group) for name, group in members.items()}, max(size, 0), oversample
+    )
     rows: list[SampledRow] = []
     for name, group in members.items():
         chosen = sorted(group, key=lambda query: draw_key(seed, query.qid))[: counts[name]]

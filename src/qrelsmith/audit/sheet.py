@@ -12,9 +12,9 @@ from pathlib import Path
 
 from ..files import atomic_open
 from ..labels import article_of_qid
-from ..models import CorpusRecord, GoldenQuery
+from ..models import AuditSample, CorpusRecord, GoldenQuery
+from ..patterns import OPENING_CHARS
 from .loading import Build
-from .sample import AuditSample
 
 CSV_FILE = "audit.csv"
 
@@ -41,10 +41,6 @@ REVIEWER_COLUMNS: tuple[str, ...] = ("verdict", "correct_sections", "note")
 
 #: How a list of section ids is joined in one cell; readers also accept a line break.
 ID_SEPARATOR = " | "
-
-#: Characters of each matched section shown in the sheet: enough to judge most answers, short
-#: enough for a spreadsheet row. The HTML page shows the whole text.
-OPENING_CHARS = 400
 
 #: A cell starting with one of these is a formula (or DDE) in Excel and LibreOffice.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -11,26 +11,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from ..models import Estimate
 
 #: Two-sided 95%: the standard normal quantile at 0.975.
 Z95 = 1.959963984540054
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A proportion with its 95% interval; ``n`` rows decided, ``effective_n`` after weighting."""
-
-    value: float
-    low: float
-    high: float
-    n: int
-    effective_n: float
-
-    def __str__(self) -> str:
-        if self.n == 0:
-            return "n/a (no decided rows)"
-        return f"{self.value:.3f}  [{self.low:.3f}, {self.high:.3f}]"
 
 
 def wilson_interval(proportion: float, n: float, z: float = Z95) -> tuple[float, float]:
@@ -62,8 +47,8 @@ def weighted_proportion(rows: Iterable[tuple[float, bool]]) -> Estimate:
     pairs = list(rows)
     total = sum(weight for weight, _ in pairs)
     if not pairs or total <= 0:
-        return Estimate(0.0, 0.0, 1.0, 0, 0.0)
+        return Estimate(value=0.0, low=0.0, high=1.0, n=0, effective_n=0.0)
     value = sum(weight for weight, outcome in pairs if outcome) / total
     n_eff = effective_size(weight for weight, _ in pairs)
     low, high = wilson_interval(value, n_eff)
-    return Estimate(value, low, high, len(pairs), n_eff)
+    return Estimate(value=value, low=low, high=high, n=len(pairs), effective_n=n_eff)

@@ -17,9 +17,8 @@ from pathlib import Path
 
 from ..errors import DataError, UsageError
 from ..labels import article_of_qid
-from ..models import CorpusRecord
+from ..models import AuditSample, CorpusRecord
 from .loading import Build
-from .sample import AuditSample
 from .sheet import restore, section_number
 
 #: The reviewer's choices: the label is right; wrong (replace it); partly right (e.g. one of two

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from ..config import Config
 from ..errors import DataError
 from ..files import write_text
+from ..models import AuditSample
+from ..patterns import OVERSAMPLE
 from . import labelstudio
 from .loading import AUDIT_FOLDER, SAMPLE_FILE, Build, load_build
 from .page import HTML_FILE, write_page
-from .sample import AuditSample, draw_sample
+from .sample import draw_sample
 from .sheet import CSV_FILE, review_rows, write_csv
 from .verdicts import read_csv
 
@@ -46,16 +48,23 @@ def write_audit(build: Build, sample: AuditSample, formats: Sequence[str] = ()) 
     return folder
 
 
-def draw(build: Build, size: int, seed: int, low_score: float) -> AuditSample:
+def draw(
+    build: Build,
+    size: int,
+    seed: int,
+    low_score: float,
+    oversample: Mapping[str, float] = OVERSAMPLE,
+) -> AuditSample:
     """Draw a sample of this build."""
-    return draw_sample(build.queries, size, seed, low_score, build.golden_sha256)
+    return draw_sample(build.queries, size, seed, low_score, build.golden_sha256, oversample)
 
 
 def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample | None:
-    """The sample ``qrelsmith build`` leaves in ``DIR/audit/`` (size and seed from ``[audit]``).
+    """The sample ``qrelsmith build`` leaves in ``DIR/audit/`` (options from ``[audit]``).
 
-    Returns the sample (its ``summary()`` is one line for people), or None when the configured
-    size is 0 or ``audit/audit.csv`` already holds verdicts, which are never overwritten.
+    Returns the sample (``sample_summary(sample)`` is one line for people), or None when the
+    configured size is 0 or ``audit/audit.csv`` already holds verdicts, which are never
+    overwritten.
     """
     options = config.audit
     if options.size <= 0:
@@ -68,6 +77,6 @@ def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample |
             file=sys.stderr,
         )
         return None
-    sample = draw(build, options.size, options.seed, options.low_score)
+    sample = draw(build, options.size, options.seed, options.low_score, options.oversample)
     write_audit(build, sample)
     return sample

@@ -28,43 +28,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from ..models import (
+    AlignCounts,
+    AlignReport,
+    AlignResult,
+    AlignThresholds,
+    ChunkMapping,
+    UnmappedChunk,
+)
+from ..patterns import COVER_SHARE, MAJORITY_SHARE, MIN_ARTICLE_SHARE, SHINGLE
 from .runs import BuildSet, Qrels
-
-#: Characters in a shingle: 8 is about two Japanese words or one long English word, long
-#: enough that shared boilerplate ("です。", "the ") does not count as overlap.
-SHINGLE = 8
-#: A chunk is in an article when half its characters are found in the article's sections; the
-#: rest may be navigation, code or a title that the build dropped.
-MIN_ARTICLE_SHARE = 0.5
-#: "Mostly made of": the section is at least half of the chunk.
-MAJORITY_SHARE = 0.5
-#: "Mostly covers": the chunk holds at least half of the section.
-COVER_SHARE = 0.5
-
-
-class ChunkMapping(BaseModel):
-    """Where one chunk landed."""
-
-    model_config = ConfigDict(frozen=True)
-
-    id: str
-    article_id: str | None = None
-    main_section: str | None = None
-    share: dict[str, float] = Field(default_factory=dict, description="section id -> share")
-    cover: dict[str, float] = Field(default_factory=dict, description="section id -> cover")
-    reason: str | None = Field(default=None, description="set when the chunk maps to nothing")
-
-
-class AlignResult(BaseModel):
-    """Chunk qrels and the report of what did not map."""
-
-    model_config = ConfigDict(frozen=True)
-
-    qrels: dict[str, dict[str, int]]
-    mappings: list[ChunkMapping]
-    dropped_queries: list[str]
 
 
 def _squash(text: str) -> str:
@@ -226,7 +199,7 @@ def chunk_corpus(
 
 def write_aligned(
     out: str | Path, build: BuildSet, chunks: Sequence[dict[str, Any]], result: AlignResult
-) -> dict[str, Any]:
+) -> AlignReport:
     """Write corpus.jsonl, golden.jsonl, qrels.trec, queries.tsv and align_report.json."""
     from ..files import atomic_open, write_json, write_jsonl
 
@@ -252,17 +225,17 @@ def write_aligned(
                        "same_article": sum(1 for g in graded.values() if g == 1)})
     write_jsonl(folder / "golden.jsonl", golden)
     unmapped = [m for m in result.mappings if m.reason is not None]
-    report = {
-        "rule": "grade = highest grade of the sections with share >= MAJORITY_SHARE or "
-                "cover >= COVER_SHARE, else 1; unmapped below MIN_ARTICLE_SHARE",
-        "thresholds": {"shingle": SHINGLE, "min_article_share": MIN_ARTICLE_SHARE,
-                       "majority_share": MAJORITY_SHARE, "cover_share": COVER_SHARE},
-        "counts": {"chunks": len(result.mappings), "mapped": len(result.mappings) - len(unmapped),
-                   "unmapped": len(unmapped), "queries": len(result.qrels),
-                   "dropped_queries": len(result.dropped_queries)},
-        "unmapped": [{"id": m.id, "reason": m.reason} for m in unmapped],
-        "dropped_queries": result.dropped_queries,
-        "chunks": [m.model_dump() for m in result.mappings if m.reason is None],
-    }
+    report = AlignReport(
+        rule="grade = highest grade of the sections with share >= MAJORITY_SHARE or "
+             "cover >= COVER_SHARE, else 1; unmapped below MIN_ARTICLE_SHARE",
+        thresholds=AlignThresholds(shingle=SHINGLE, min_article_share=MIN_ARTICLE_SHARE,
+                                   majority_share=MAJORITY_SHARE, cover_share=COVER_SHARE),
+        counts=AlignCounts(chunks=len(result.mappings),
+                           mapped=len(result.mappings) - len(unmapped), unmapped=len(unmapped),
+                           queries=len(result.qrels), dropped_queries=len(result.dropped_queries)),
+        unmapped=[UnmappedChunk(id=m.id, reason=m.reason or "") for m in unmapped],
+        dropped_queries=result.dropped_queries,
+        chunks=[m for m in result.mappings if m.reason is None],
+    )
     write_json(folder / "align_report.json", report)
     return report

@@ -15,21 +15,13 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from scipy import sparse
 
+from ..config import BaselineOptions
 from .runs import Run
 
-Method = Literal["bm25", "tfidf"]
-
-#: The seed's BM25 parameters (Robertson's usual k1 = 1.2, b = 0.75).
-BM25_K1 = 1.2
-BM25_B = 0.75
-#: Character 2- and 3-grams: the seed's best setting (bm25_23), MRR@10 0.709 vs 0.695 for 2-grams.
-NGRAM_RANGE = (2, 3)
 #: Queries scored per sparse product: bounds the dense score block at BATCH x sections.
 BATCH = 512
 
@@ -49,21 +41,6 @@ def parse_ngrams(value: str) -> tuple[int, int]:
     if pair[0] < 1 or pair[1] < pair[0]:
         raise ValueError(f"n-gram range must look like 2-3, not {value!r}")
     return pair
-
-
-@dataclass(frozen=True)
-class BaselineOptions:
-    """How the baseline retrieves."""
-
-    method: Method = "bm25"
-    ngrams: tuple[int, int] = NGRAM_RANGE
-    k1: float = BM25_K1
-    b: float = BM25_B
-
-    @property
-    def tag(self) -> str:
-        """The run tag, naming the method and n-grams, e.g. ``bm25-c2-3``."""
-        return f"{self.method}-c{self.ngrams[0]}-{self.ngrams[1]}"
 
 
 class CharNgramIndex:

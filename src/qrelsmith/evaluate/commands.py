@@ -6,24 +6,27 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from ..config import Config, load_config
+from ..config import BaselineOptions, Config, EvalOptions, load_config
 from ..errors import DataError, UsageError
 from ..files import atomic_open, dumps, read_jsonl
+from ..patterns import CHECK_DEPTH
 from .align import align, write_aligned
-from .baseline import BM25_B, BM25_K1, BaselineOptions, parse_ngrams, run_baseline
+from .baseline import parse_ngrams, run_baseline
 from .check import check_build
 from .evaluation import evaluate_runs, format_per_query, format_table
-from .measures import DEFAULT_MEASURES, DEFAULT_REL, parse_measures
+from .measures import parse_measures
 from .runs import Run, load_build, read_run, write_run
 from .validate import format_problem, validate_build
 
-#: Results per query of the baseline that `check` computes when no run is given: only the top
-#: hit is used.
-CHECK_DEPTH = 10
-
 _FORMATTER = argparse.RawDescriptionHelpFormatter
+
+#: The documented defaults, shown in --help (a --config file may change them).
+BASELINE = BaselineOptions()
+EVAL = EvalOptions()
+
+_OptionsT = TypeVar("_OptionsT", BaselineOptions, EvalOptions)
 
 
 def _add_config(parser: argparse.ArgumentParser) -> None:
@@ -32,6 +35,12 @@ def _add_config(parser: argparse.ArgumentParser) -> None:
 
 def _config(args: argparse.Namespace) -> Config:
     return load_config(getattr(args, "config", None))
+
+
+def _override(options: _OptionsT, args: argparse.Namespace, names: tuple[str, ...]) -> _OptionsT:
+    """``options`` with the flags among ``names`` that were given on the command line."""
+    given = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+    return options.model_copy(update=given) if given else options
 
 
 def _positive(text: str) -> int:
@@ -68,11 +77,11 @@ def _ngrams(text: str) -> tuple[int, int]:
 
 def handle_baseline(args: argparse.Namespace) -> int:
     """Retrieve the top k sections of every query with the character n-gram baseline."""
+    options = _override(_config(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
     build = load_build(args.dir, need=("corpus",))
     if not build.queries:
         raise DataError(f"{args.dir}: no queries.tsv or golden.jsonl")
-    options = BaselineOptions(method=args.method, ngrams=args.ngrams, k1=args.k1, b=args.b)
-    run = run_baseline(build.corpus, build.queries, args.k, options)
+    run = run_baseline(build.corpus, build.queries, options.k, options)
     if args.out == "-":
         write_run(sys.stdout, run, options.tag)
     else:
@@ -94,16 +103,13 @@ def handle_eval(args: argparse.Namespace) -> int:
     """Score runs with intervals; compare each run with the first."""
     if args.runs.count("-") > 1:
         raise UsageError("only one run can come from stdin")
-    config = _config(args)
-    options = config.eval
-    if args.seed is not None:
-        options = options.model_copy(update={"seed": args.seed})
+    options = _override(_config(args).eval, args, ("seed", "measures", "rel", "gains"))
     build = load_build(args.dir, need=("qrels",))
     if not build.qrels:
         raise DataError(f"{args.dir}/qrels.trec has no judgements")
     grades = {g for judged in build.qrels.values() for g in judged.values()}
-    names = [part for item in args.measures for part in item.split()]
-    specs = parse_measures(names, rel=args.rel, gains=args.gains, grades=grades)
+    names = [part for item in options.measures for part in item.split()]
+    specs = parse_measures(names, rel=options.rel, gains=options.gains, grades=grades)
     runs: dict[str, Run] = {}
     for name, path in zip(_run_names(args.runs), args.runs, strict=True):
         runs[name] = read_run(path)
@@ -111,7 +117,7 @@ def handle_eval(args: argparse.Namespace) -> int:
         build.qrels, runs, specs, build.article_ids(), options,
         doc_ids=build.doc_ids if build.corpus else None,
         keep_per_query=args.per_query,
-        settings={"rel": args.rel, "gains": args.gains},
+        settings={"rel": options.rel, "gains": options.gains},
     )
     for warning in report.warnings:
         _warn(warning)
@@ -135,7 +141,7 @@ def handle_check(args: argparse.Namespace) -> int:
     if args.run:
         run = read_run(args.run)
     else:
-        run = run_baseline(build.corpus, build.queries, CHECK_DEPTH, BaselineOptions())
+        run = run_baseline(build.corpus, build.queries, CHECK_DEPTH, config.baseline)
     suspects = check_build(build, run, low_score=config.audit.low_score)
     if args.limit:
         suspects = suspects[: args.limit]
@@ -184,12 +190,12 @@ def handle_align(args: argparse.Namespace) -> int:
         raise DataError(f"{args.chunks}: no chunks")
     result = align(build, chunks)
     report = write_aligned(args.out, build, chunks, result)
-    counts = report["counts"]
-    print(f"{counts['mapped']} of {counts['chunks']} chunks mapped; {counts['queries']} queries "
-          f"kept, {counts['dropped_queries']} dropped (no chunk takes their target) -> "
+    counts = report.counts
+    print(f"{counts.mapped} of {counts.chunks} chunks mapped; {counts.queries} queries "
+          f"kept, {counts.dropped_queries} dropped (no chunk takes their target) -> "
           f"{args.out}", file=sys.stderr)
-    for item in report["unmapped"]:
-        _warn(f"chunk {item['id'] or '(no id)'} maps to nothing: {item['reason']}")
+    for item in report.unmapped:
+        _warn(f"chunk {item.id or '(no id)'} maps to nothing: {item.reason}")
     return 0
 
 
@@ -208,13 +214,18 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     )
     p.add_argument("dir", metavar="DIR", help="build folder (corpus.jsonl, queries.tsv)")
     p.add_argument("--out", required=True, metavar="RUN.trec", help="run file, '-' for stdout")
-    p.add_argument("--k", type=_positive, default=100, help="results per query (default 100)")
-    p.add_argument("--method", choices=("bm25", "tfidf"), default="bm25",
-                   help="bm25 (default) or tfidf (sublinear tf, cosine)")
-    p.add_argument("--ngrams", type=_ngrams, default=(2, 3), metavar="N-M",
-                   help="character n-gram sizes (default 2-3)")
-    p.add_argument("--k1", type=float, default=BM25_K1, help=f"BM25 k1 (default {BM25_K1})")
-    p.add_argument("--b", type=float, default=BM25_B, help=f"BM25 b (default {BM25_B})")
+    p.add_argument("--k", type=_positive, default=None,
+                   help=f"results per query (default: config, {BASELINE.k})")
+    p.add_argument("--method", choices=("bm25", "tfidf"), default=None,
+                   help=f"bm25 or tfidf (sublinear tf, cosine) (default: config, "
+                        f"{BASELINE.method})")
+    p.add_argument("--ngrams", type=_ngrams, default=None, metavar="N-M",
+                   help="character n-gram sizes (default: config, "
+                        f"{BASELINE.ngrams[0]}-{BASELINE.ngrams[1]})")
+    p.add_argument("--k1", type=float, default=None,
+                   help=f"BM25 k1 (default: config, {BASELINE.k1})")
+    p.add_argument("--b", type=float, default=None, help=f"BM25 b (default: config, {BASELINE.b})")
+    _add_config(p)
     p.set_defaults(func=handle_baseline)
 
     p = subparsers.add_parser(
@@ -232,12 +243,15 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     p.add_argument("dir", metavar="DIR",
                    help="build folder (qrels.trec; corpus.jsonl to check ids)")
     p.add_argument("runs", nargs="+", metavar="RUN.trec", help="TREC runs; '-' for stdin")
-    p.add_argument("--measures", nargs="+", default=list(DEFAULT_MEASURES), metavar="M",
-                   help=f"ir_measures names or CP@k (default: {' '.join(DEFAULT_MEASURES)})")
-    p.add_argument("--rel", type=int, default=DEFAULT_REL,
-                   help="lowest relevant grade for R, P, RR, AP, Success, CP (default 2)")
-    p.add_argument("--gains", choices=("linear", "exp"), default="linear",
-                   help="nDCG gain of grade g: g (linear, trec_eval) or 2^g-1 (exp)")
+    p.add_argument("--measures", nargs="+", default=None, metavar="M",
+                   help="ir_measures names or CP@k (default: config, "
+                        f"{' '.join(EVAL.measures)})")
+    p.add_argument("--rel", type=int, default=None,
+                   help="lowest relevant grade for R, P, RR, AP, Success, CP "
+                        f"(default: config, {EVAL.rel})")
+    p.add_argument("--gains", choices=("linear", "exp"), default=None,
+                   help="nDCG gain of grade g: g (linear, trec_eval) or 2^g-1 (exp) "
+                        f"(default: config, {EVAL.gains})")
     p.add_argument("--per-query", action="store_true", help="also print per-query values")
     p.add_argument("--json", action="store_true", help="one JSON document for scripts")
     p.add_argument("--seed", type=int, default=None, help="resampling seed (default: config)")

@@ -9,13 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
 
 from ..config import EvalOptions
+from ..models import EvalReport, MeasureSummary, PairedComparison
 from .measures import MeasureSpec, per_query
 from .runs import Qrels, Run
 from .statistics import (
-    PairedComparison,
     bootstrap_intervals,
     cluster_bootstrap_intervals,
     paired_comparisons,
@@ -23,39 +22,6 @@ from .statistics import (
 
 #: Unknown document ids named in a warning before "...".
 WARN_EXAMPLES = 3
-
-
-class MeasureSummary(BaseModel):
-    """One run x one measure: mean over all qrels queries and its two intervals."""
-
-    model_config = ConfigDict(frozen=True)
-
-    run: str
-    measure: str
-    queries: int
-    mean: float
-    low: float
-    high: float
-    cluster_low: float
-    cluster_high: float
-
-
-class EvalReport(BaseModel):
-    """Everything `qrelsmith eval` computes."""
-
-    model_config = ConfigDict(frozen=True)
-
-    runs: list[str]
-    measures: list[str]
-    queries: int
-    articles: int
-    settings: dict[str, object]
-    summaries: list[MeasureSummary]
-    comparisons: list[PairedComparison] = Field(default_factory=list)
-    per_query: dict[str, dict[str, dict[str, float]]] | None = Field(
-        default=None, description="run -> measure -> qid -> value, with --per-query"
-    )
-    warnings: list[str] = Field(default_factory=list)
 
 
 def _matrix(

@@ -13,23 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 import ir_measures
 
+from ..config import Gains
 from ..errors import UsageError
 from .runs import Qrels, Run
-
-Gains = Literal["linear", "exp"]
-
-#: What `qrelsmith eval` reports without --measures: the seed's strict set (RR, recall at the
-#: prompt and candidate cut-offs, first-hit success, AP) plus graded nDCG and context precision.
-DEFAULT_MEASURES: tuple[str, ...] = (
-    "nDCG@10", "RR@10", "R@10", "R@100", "Success@1", "P@5", "AP@100", "CP@5",
-)
-#: Default relevance threshold: grade 2 is the section the author named; grade 1 only says
-#: "same article" and would let a retriever score by finding the article (the seed's "strict").
-DEFAULT_REL = 2
 
 _CONTEXT_PRECISION = re.compile(r"^(?:CP|ContextPrecision)(?:\(rel=(\d+)\))?@(\d+)$")
 

@@ -13,44 +13,12 @@ from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from pydantic import BaseModel, ConfigDict
 
-#: Two per-query values closer than this are a tie (float noise from the measure's arithmetic).
-TIE_TOLERANCE = 1e-9
+from ..models import Interval, PairedComparison
+from ..patterns import CONFIDENCE, TIE_TOLERANCE
+
 #: Rows drawn at once: bounds memory at BLOCK x n values whatever the resample count.
 BLOCK = 256
-#: The interval's coverage: 95 %, as in the seed and Smucker et al.
-CONFIDENCE = 0.95
-
-
-class Interval(BaseModel):
-    """A mean and its percentile interval."""
-
-    model_config = ConfigDict(frozen=True)
-
-    mean: float
-    low: float
-    high: float
-
-
-class PairedComparison(BaseModel):
-    """Run B minus run A on the same queries."""
-
-    model_config = ConfigDict(frozen=True)
-
-    measure: str
-    run_a: str
-    run_b: str
-    queries: int
-    diff: float
-    low: float
-    high: float
-    cluster_low: float | None = None
-    cluster_high: float | None = None
-    p_value: float
-    wins: int
-    ties: int
-    losses: int
 
 
 def _percentiles(means: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:

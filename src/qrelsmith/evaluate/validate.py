@@ -13,25 +13,13 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
-
 from ..errors import DataError
 from ..files import read_jsonl
+from ..models import Problem
 from .runs import iter_lines, read_queries_tsv
 
 #: Problems of one kind listed one by one before they are summarised as "... and N more".
 MAX_PER_KIND = 20
-
-
-class Problem(BaseModel):
-    """One thing wrong with a build folder."""
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: str
-    file: str
-    line: int | None = None
-    message: str
 
 
 def _has_space(value: str) -> bool:

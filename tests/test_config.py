@@ -1,0 +1,81 @@
+"""The options model: defaults from patterns.py, TOML overrides, and a dump that stays stable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from qrelsmith import patterns
+from qrelsmith.cli import main
+from qrelsmith.config import Config, load_config
+from qrelsmith.errors import UsageError
+
+EVAL_BUILD = Path(__file__).parent / "fixtures" / "eval" / "build"
+
+
+def test_defaults_come_from_patterns() -> None:
+    config = Config()
+    assert config.eval.measures == list(patterns.EVAL_MEASURES)
+    assert (config.eval.rel, config.eval.gains) == (patterns.EVAL_REL, patterns.EVAL_GAINS)
+    assert config.audit.oversample == patterns.OVERSAMPLE
+    assert (config.baseline.k1, config.baseline.b) == (patterns.BM25_K1, patterns.BM25_B)
+    assert config.baseline.ngrams == patterns.NGRAM_RANGE
+
+
+def test_keys_added_later_stay_out_of_the_manifest_at_their_default() -> None:
+    # report.json's manifest is Config().model_dump(): a default build keeps its bytes
+    dumped = Config().model_dump(mode="json")
+    assert set(dumped) == {"build", "audit", "eval"}
+    assert set(dumped["audit"]) == {"size", "seed", "low_score"}
+    assert set(dumped["eval"]) == {"seed", "bootstrap_samples", "permutation_rounds"}
+
+
+def test_a_changed_key_is_dumped_and_loads_back(tmp_path: Path) -> None:
+    path = tmp_path / "site.toml"
+    path.write_text("[audit]\noversample = {fuzzy = 5}\n[baseline]\nngrams = [2, 4]\n"
+                    "[eval]\nrel = 1\n")
+    config = load_config(path)
+    assert config.audit.oversample == {**patterns.OVERSAMPLE, "fuzzy": 5.0}
+    dumped = config.model_dump(mode="json")
+    assert dumped["baseline"]["ngrams"] == [2, 4] and dumped["eval"]["rel"] == 1
+    assert Config.model_validate(dumped) == config
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[audit]\noversample = {risky = 2}\n", "[audit]\noversample = {fuzzy = 0}\n",
+     "[baseline]\nngrams = [3, 2]\n", "[eval]\nmeasures = []\n", "[eval]\ngains = \"log\"\n"],
+)
+def test_bad_values_are_usage_errors(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(UsageError):
+        load_config(path)
+
+
+def test_eval_reads_the_config_and_flags_override_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = tmp_path / "run.trec"
+    assert main(["baseline", str(EVAL_BUILD), "--out", str(run), "--k", "10"]) == 0
+    path = tmp_path / "site.toml"
+    path.write_text('[eval]\nrel = 1\nmeasures = ["RR@10"]\nbootstrap_samples = 100\n')
+    capsys.readouterr()
+    assert main(["eval", str(EVAL_BUILD), str(run), "--json", "--config", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["measures"] == ["RR@10"] and report["settings"]["rel"] == 1
+    assert main(["eval", str(EVAL_BUILD), str(run), "--json", "--config", str(path),
+                 "--rel", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["measures"] == ["RR(rel=2)@10"]
+
+
+def test_baseline_reads_the_config(tmp_path: Path) -> None:
+    path = tmp_path / "site.toml"
+    path.write_text('[baseline]\nmethod = "tfidf"\nk = 1\n')
+    run = tmp_path / "run.trec"
+    assert main(["baseline", str(EVAL_BUILD), "--out", str(run), "--config", str(path)]) == 0
+    lines = run.read_text(encoding="utf-8").splitlines()
+    assert lines and all(line.endswith(" tfidf-c2-3") for line in lines)
+    assert len({line.split()[0] for line in lines}) == len(lines)  # one result per query
