@@ -14,7 +14,20 @@ from pydantic import BaseModel
 
 from .config import Config
 from .files import write_text
-from .models import BeirDocument, BeirQuery, CorpusRecord, GoldenQuery, Report
+from .models import (
+    AlignReport,
+    AuditSample,
+    BeirDocument,
+    BeirQuery,
+    ChangelogEntry,
+    CorpusRecord,
+    EvalReport,
+    GoldenQuery,
+    Problem,
+    Report,
+    ReviewSummary,
+    Suspect,
+)
 
 #: Output file -> the model of one of its records (JSONL) or of the whole file (JSON).
 SCHEMAS: dict[str, type[BaseModel]] = {
@@ -24,6 +37,15 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "beir-corpus.schema.json": BeirDocument,
     "beir-queries.schema.json": BeirQuery,
     "config.schema.json": Config,
+    # audit/sample.json; versions/vN/changelog.jsonl (a line) and review.json
+    "audit-sample.schema.json": AuditSample,
+    "changelog.schema.json": ChangelogEntry,
+    "review.schema.json": ReviewSummary,
+    # `eval --json`; a line of `check --json` and of `validate --json`; align_report.json
+    "eval.schema.json": EvalReport,
+    "check.schema.json": Suspect,
+    "validate.schema.json": Problem,
+    "align-report.schema.json": AlignReport,
 }
 
 
