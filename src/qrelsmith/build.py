@@ -1,24 +1,33 @@
-"""Pages -> BuildResult: run the pure core on every page, collect records, count, report.
+"""Pages -> BuildResult or outputs on disk: run the pure core on every page, count, report.
 
-A page that fails (empty, binary, undecodable, broken) is reported in ``report.skipped`` and
-never stops the build. Results are ordered by article id, so the output does not depend on the
-order pages arrive in.
+A page that fails (empty, binary, undecodable, broken, or a parser that gives up on it) is
+reported in ``report.skipped`` and never stops the build. Results are ordered by article id,
+so the output does not depend on the order pages arrive in, nor on how many workers ran.
+
+Two drivers share one fold (``ReportBuilder.fold``): ``build`` keeps everything in memory
+(the library API); ``build_to`` streams a crawl of any size to an output folder — pages are
+processed in worker processes, rendered to output lines there, sorted through temporary run
+files and written in article-id order, so memory stays flat as the crawl grows.
 """
 
 from __future__ import annotations
 
 import hashlib
 import statistics
+from array import array
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from functools import partial
+from itertools import groupby
 from pathlib import Path
 
 from . import __version__
 from .article import article_queries, parse_article
 from .config import Config
 from .errors import DataError
-from .ingest import Page, iter_pages
+from .export import BuildWriter, render_article
+from .ingest import Page, check_paths, count_pages, iter_pages
 from .models import (
     RULE_ORDER,
     BuildResult,
@@ -30,15 +39,26 @@ from .models import (
     Report,
     Skipped,
 )
+from .parallel import SortedRuns, default_workers, map_unordered
+from .progress import Progress
+
+#: Longest reason kept for a page the core gave up on (a parser's message can be a page long).
+REASON_CHARS = 300
 
 
 @dataclass
 class PageResult:
-    """What one page contributes to a build."""
+    """What one page contributes to a build.
+
+    ``corpus`` and ``queries`` hold the records for an in-memory build; a streaming build
+    carries their rendered output lines in ``blocks`` instead (smaller to send between
+    processes and to spill). ``section_chars`` and ``matches`` feed the report either way.
+    """
 
     article_id: str
     path: str
     digest: str
+    url: str | None = None
     corpus: list[CorpusRecord] = field(default_factory=list)
     queries: list[GoldenQuery] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
@@ -46,17 +66,35 @@ class PageResult:
     rows: int = 0
     has_table: bool = False
     skipped: Skipped | None = None
+    section_chars: list[int] = field(default_factory=list)
+    matches: list[str] = field(default_factory=list)
+    blocks: tuple[str, ...] = ()
+
+    def order(self) -> tuple[str, str, str, str]:
+        """The sort key of a build: article id, then what decides between duplicates."""
+        return (self.article_id, self.path, self.digest, self.url or "")
+
+    def weight(self) -> int:
+        """Rough bytes held, for the spill budget."""
+        return 512 + sum(len(block) for block in self.blocks) + 256 * len(self.rejected)
+
+
+def _skip(result: PageResult, reason: str) -> PageResult:
+    result.skipped = Skipped(path=result.path, reason=reason[:REASON_CHARS])
+    return result
 
 
 def process_page(page: Page, config: Config) -> PageResult:
     """Run the core on one page; any failure becomes a ``skipped`` entry, never an exception."""
-    result = PageResult(page.article_id, page.path, hashlib.sha256(page.data).hexdigest())
+    result = PageResult(
+        page.article_id, page.path, hashlib.sha256(page.data).hexdigest(), url=page.url
+    )
     if page.error:
-        result.skipped = Skipped(path=page.path, reason=page.error)
-        return result
+        return _skip(result, page.error)
     try:
+        html: bytes | str = page.data.decode("utf-8") if page.decoded else page.data
         article = parse_article(
-            page.data,
+            html,
             page.path,
             config.build,
             article_id=page.article_id,
@@ -65,12 +103,11 @@ def process_page(page: Page, config: Config) -> PageResult:
         )
         queries, rejected = article_queries(article, config.build)
     except DataError as exc:
-        result.skipped = Skipped(path=page.path, reason=str(exc))
-        return result
-    except (RecursionError, MemoryError, ValueError, TypeError, LookupError) as exc:
-        # A hostile page can break a parser in ways no rule foresees; it costs that page only.
-        result.skipped = Skipped(path=page.path, reason=f"{type(exc).__name__}: {exc}"[:300])
-        return result
+        return _skip(result, str(exc))
+    except Exception as exc:
+        # A hostile page breaks parsers in ways no rule foresees (lxml, libxslt, a regex on
+        # 50 MB): it costs that page only, and the report says what broke.
+        return _skip(result, f"{type(exc).__name__}: {exc}")
     result.corpus = [
         CorpusRecord(
             id=s.id,
@@ -87,7 +124,26 @@ def process_page(page: Page, config: Config) -> PageResult:
     result.excluded = len(article.excluded)
     result.rows = len(article.quickref_rows)
     result.has_table = article.table is not None
+    result.section_chars = [len(r.text) for r in result.corpus]
+    result.matches = [q.match for q in queries]
     return result
+
+
+def render_page(page: Page, config: Config) -> PageResult:
+    """``process_page``, with the records rendered to output lines (what a worker returns)."""
+    result = process_page(page, config)
+    try:
+        blocks = render_article(result.corpus, result.queries)
+    except Exception as exc:
+        return _skip(replace(result, corpus=[], queries=[]), f"{type(exc).__name__}: {exc}")
+    return replace(result, corpus=[], queries=[], blocks=blocks)
+
+
+def crashed_page(page: Page) -> PageResult:
+    """The result of a page whose worker process died (a crash in C code, out of memory)."""
+    digest = hashlib.sha256(page.data).hexdigest()
+    result = PageResult(page.article_id, page.path, digest, url=page.url)
+    return _skip(result, "crashed the worker process")
 
 
 def _distribution(values: Sequence[float]) -> dict[str, float]:
@@ -101,83 +157,125 @@ def _distribution(values: Sequence[float]) -> dict[str, float]:
     }
 
 
-class Collector:
-    """Folds page results (in any order) into ordered records, counts and the report."""
+class ReportBuilder:
+    """Folds page results, in ``PageResult.order``, into the report, dropping duplicates.
+
+    It holds only what the report lists (skipped pages, rejected rows) and one number per
+    section and per article, not the records.
+    """
 
     def __init__(self) -> None:
-        self.results: dict[str, PageResult] = {}
-        self.duplicates: list[Skipped] = []
+        self.digest = hashlib.sha256()
+        self.skipped: list[Skipped] = []
+        self.rejected: list[Rejected] = []
+        self.section_chars = array("q")
+        self.queries_per_article = array("q")
+        self.by_match: Counter[str] = Counter()
+        self.articles = self.excluded = self.without_table = self.rows = 0
 
-    def add(self, result: PageResult) -> None:
-        """Add one page; a second page with the same article id is skipped, not merged."""
-        held = self.results.get(result.article_id)
-        if held is not None:
-            first, second = sorted((held, result), key=lambda r: (r.path, r.digest))
-            self.results[result.article_id] = first
-            self.duplicates.append(
-                Skipped(path=second.path, reason=f"duplicate article id (same as {first.path})")
-            )
+    def fold(self, ordered: Iterable[PageResult]) -> Iterator[PageResult]:
+        """The results to write, in article-id order: of pages with the same article id, the
+        first in path order is kept, the others are listed as skipped duplicates."""
+        for _, group in groupby(ordered, key=lambda r: r.article_id):
+            first, *others = group
+            for other in others:
+                reason = f"duplicate article id (same as {first.path})"
+                self.skipped.append(Skipped(path=other.path, reason=reason))
+            self._count(first)
+            yield first
+
+    def _count(self, page: PageResult) -> None:
+        self.digest.update(f"{page.article_id}\0{page.digest}\n".encode())
+        if page.skipped is not None:
+            self.skipped.append(page.skipped)
             return
-        self.results[result.article_id] = result
-
-    def ordered(self) -> list[PageResult]:
-        """Page results by article id."""
-        return [self.results[key] for key in sorted(self.results)]
+        self.articles += 1
+        self.excluded += page.excluded
+        self.rows += page.rows
+        self.without_table += not page.has_table
+        self.section_chars.extend(page.section_chars)
+        if page.has_table:
+            self.queries_per_article.append(len(page.matches))
+        self.by_match.update(page.matches)
+        self.rejected.extend(page.rejected)
 
     def report(self, config: Config) -> Report:
         """Counts, distributions, skipped pages, rejected rows and the manifest."""
-        pages = self.ordered()
-        built = [p for p in pages if p.skipped is None]
-        skipped = sorted(
-            [p.skipped for p in pages if p.skipped] + self.duplicates, key=lambda s: s.path
-        )
-        queries = [q for p in built for q in p.queries]
-        by_match = Counter(q.match for q in queries)
-        lengths = [len(r.text) for p in built for r in p.corpus]
-        digest = hashlib.sha256()
-        for page in pages:
-            digest.update(f"{page.article_id}\0{page.digest}\n".encode())
+        skipped = sorted(self.skipped, key=lambda s: (s.path, s.reason))
         counts = Counts(
-            articles=len(built),
-            sections=len(lengths),
-            excluded_sections=sum(p.excluded for p in built),
-            articles_without_table=sum(1 for p in built if not p.has_table),
-            rows=sum(p.rows for p in built),
-            queries=len(queries),
-            rejected=sum(len(p.rejected) for p in built),
+            articles=self.articles,
+            sections=len(self.section_chars),
+            excluded_sections=self.excluded,
+            articles_without_table=self.without_table,
+            rows=self.rows,
+            queries=sum(self.by_match.values()),
+            rejected=len(self.rejected),
             skipped=len(skipped),
-            by_match={rule: by_match.get(rule, 0) for rule in RULE_ORDER},
+            by_match={rule: self.by_match.get(rule, 0) for rule in RULE_ORDER},
         )
+        lengths = self.section_chars
         return Report(
             counts=counts,
             median_section_chars=float(statistics.median(lengths)) if lengths else 0.0,
-            queries_per_article=_distribution([len(p.queries) for p in built if p.has_table]),
+            queries_per_article=_distribution(self.queries_per_article),
             skipped=skipped,
-            rejected=[r for p in built for r in p.rejected],
+            rejected=list(self.rejected),
             manifest=Manifest(
                 tool="qrelsmith",
                 version=__version__,
                 config=config.model_dump(mode="json"),
-                inputs_sha256=digest.hexdigest(),
+                inputs_sha256=self.digest.hexdigest(),
             ),
         )
 
 
-def collect(pages: Iterable[Page], config: Config) -> Collector:
-    """Process pages one after another into a Collector."""
-    collector = Collector()
-    for page in pages:
-        collector.add(process_page(page, config))
-    return collector
-
-
 def build(paths: Sequence[str | Path], config: Config | None = None) -> BuildResult:
-    """Build the golden set from input paths (folders of HTML or files), in memory."""
+    """Build the golden set from input paths (folders, HTML files, WARC, JSONL), in memory."""
     config = config or Config()
-    collector = collect(iter_pages(paths), config)
-    pages = collector.ordered()
-    return BuildResult(
-        corpus=[r for p in pages for r in p.corpus],
-        queries=[q for p in pages for q in p.queries],
-        report=collector.report(config),
+    results = sorted(
+        (process_page(page, config) for page in iter_pages(paths)), key=PageResult.order
     )
+    builder = ReportBuilder()
+    kept = list(builder.fold(results))
+    return BuildResult(
+        corpus=[r for p in kept for r in p.corpus],
+        queries=[q for p in kept for q in p.queries],
+        report=builder.report(config),
+    )
+
+
+def build_to(
+    out_dir: str | Path,
+    paths: Sequence[str | Path],
+    config: Config | None = None,
+    *,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> Report:
+    """Build a crawl of any size into ``out_dir`` on ``workers`` processes (default: all cores);
+    returns the report. The outputs are the bytes ``write_build(build(...))`` would write."""
+    config = config or Config()
+    checked = check_paths(paths)
+    progress = progress or Progress(None, enabled=False)
+    if progress.enabled and progress.total is None:
+        progress.total = count_pages(checked)
+    results = map_unordered(
+        partial(render_page, config=config),
+        iter_pages(checked),
+        workers or default_workers(),
+        on_crash=crashed_page,
+        weight=lambda page: len(page.data),
+    )
+    with SortedRuns(PageResult.order, PageResult.weight) as runs:
+        for result in results:
+            runs.add(result)
+            progress.advance()
+        progress.status(f"{progress.done:,} pages: writing {Path(out_dir)}")
+        builder = ReportBuilder()
+        with BuildWriter(out_dir) as writer:
+            for result in builder.fold(runs.merged()):
+                writer.write(result.blocks)
+            report = builder.report(config)
+            writer.finish(report)
+    progress.close()
+    return report

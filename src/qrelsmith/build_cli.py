@@ -1,4 +1,4 @@
-"""``qrelsmith build``: the CLI layer over ``build.build`` and ``export.write_build``."""
+"""``qrelsmith build``: the CLI layer over ``build.build_to`` (streaming, parallel)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .build import build
-from .config import load_config
+from .build import build_to
+from .config import Config, load_config
 from .errors import UsageError
-from .export import write_build
 from .ingest import check_paths
-from .models import BuildResult
+from .models import Report
+from .parallel import default_workers
+from .progress import Progress
 
 #: Exit code of a build that wrote its outputs but skipped pages (listed in report.json).
 EXIT_SKIPPED = 3
@@ -20,6 +21,12 @@ EXIT_SKIPPED = 3
 EXAMPLES = """examples:
   qrelsmith build samples/site --out out
   qrelsmith build crawl/ --out golden --config site.toml
+  qrelsmith build crawl.warc.gz --out golden --workers 4
+  qrelsmith build pages.jsonl --out golden -q      # one {"url": ..., "html": ...} a line
+
+inputs: folders of .html/.htm pages, single HTML files, WARC files (.warc, .warc.gz: the
+HTML responses, with their URLs as origin) and JSON lines (.jsonl, .jsonl.gz). A progress line
+is shown on stderr when it is a terminal.
 
 exit codes: 0 every page built; 3 outputs written but some pages skipped (see
 report.json "skipped"); 1 data error; 2 usage error (missing path, bad config), nothing written."""
@@ -38,13 +45,33 @@ def register(subparsers: Any) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="folder of HTML pages or a file")
     parser.add_argument("--out", "-o", required=True, metavar="DIR", help="output folder")
     parser.add_argument("--config", "-c", metavar="TOML", help="site options (see README)")
-    parser.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+    parser.add_argument(
+        "--workers",
+        "-j",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help=f"worker processes (default: all cores, here {default_workers()}); 1 runs in-process",
+    )
+    parser.add_argument(
+        "--quiet", "-q", action="store_true", help="no progress line, nothing printed on success"
+    )
     parser.set_defaults(func=run)
 
 
-def summary(result: BuildResult, out: Path) -> str:
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
+
+
+def summary(report: Report, out: Path) -> str:
     """The lines printed at the end of a build."""
-    counts = result.report.counts
+    counts = report.counts
     rules = ", ".join(f"{rule} {n}" for rule, n in counts.by_match.items())
     lines = [
         f"built {out}: {counts.articles} articles, {counts.sections} sections "
@@ -53,10 +80,10 @@ def summary(result: BuildResult, out: Path) -> str:
         f"  rejected rows: {counts.rejected}; articles without a table: "
         f"{counts.articles_without_table}; skipped pages: {counts.skipped}",
     ]
-    for skipped in result.report.skipped[:10]:
+    for skipped in report.skipped[:10]:
         lines.append(f"  skipped {skipped.path}: {skipped.reason}")
-    if len(result.report.skipped) > 10:
-        lines.append(f"  … and {len(result.report.skipped) - 10} more in report.json")
+    if len(report.skipped) > 10:
+        lines.append(f"  … and {len(report.skipped) - 10} more in report.json")
     return "\n".join(lines)
 
 
@@ -67,14 +94,18 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} exists and is not a folder")
-    result = build(paths, config)
-    write_build(out, result.corpus, result.queries, result.report)
+    progress = Progress(None, enabled=not args.quiet and sys.stderr.isatty())
+    report = build_to(out, paths, config, workers=args.workers, progress=progress)
+    if config.audit.size > 0 and report.counts.queries:
+        _write_sample(out, config)
+    if not args.quiet:
+        print(summary(report, out), file=sys.stderr)
+    return EXIT_SKIPPED if report.skipped else 0
+
+
+def _write_sample(out: Path, config: Config) -> None:
     try:
         from .audit import write_default_sample
     except ImportError:  # the audit stage is optional in stripped-down installs
-        write_default_sample = None
-    if write_default_sample is not None and config.audit.size > 0 and result.queries:
-        write_default_sample(out, config)
-    if not args.quiet:
-        print(summary(result, out), file=sys.stderr)
-    return EXIT_SKIPPED if result.report.skipped else 0
+        return
+    write_default_sample(out, config)

@@ -1,27 +1,50 @@
-"""Inputs -> pages: (article id, path, url, bytes). Folders and files; readers in a registry.
+"""Inputs -> pages: (article id, path, url, bytes). Folders, files, WARC and JSONL crawls.
 
 Article ids come from the page's path relative to the crawl folder (or its URL), never from
-crawl order, so adding a page renumbers nothing else.
+crawl order, so adding a page renumbers nothing else. Readers are in a registry, picked by
+suffix; a record that cannot be read becomes a Page with ``error`` set, never an exception, so
+one broken record costs that page only.
 """
 
 from __future__ import annotations
 
+import gzip
+import json
 import os
 import re
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from email.message import Message
 from pathlib import Path
+from typing import IO
+from urllib.parse import urlsplit
+
+from warcio.archiveiterator import ArchiveIterator
 
 from .errors import UsageError
 
 HTML_SUFFIXES = (".html", ".htm")
+
+#: Media types of the WARC responses that are pages; everything else in a crawl (images,
+#: scripts, style sheets, PDFs) is not an article and is passed over without a report line.
+HTML_MEDIA_TYPES = frozenset(["text/html", "application/xhtml+xml"])
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+#: Ports left out of an article id because the scheme implies them.
+DEFAULT_PORTS = {"http": 80, "https": 443}
 
 _UNSAFE_IN_ID = re.compile(r"[\s%]")
 
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """One input page; ``error`` is set when it could not even be read."""
+    """One input page; ``error`` is set when it could not even be read.
+
+    ``decoded`` marks bytes that are UTF-8 re-encoded from text that was already decoded (the
+    ``html`` string of a JSONL line): the page's own charset declaration no longer applies.
+    """
 
     article_id: str
     path: str
@@ -29,6 +52,7 @@ class Page:
     url: str | None = None
     http_charset: str | None = None
     error: str | None = None
+    decoded: bool = False
 
 
 def safe_id(text: str) -> str:
@@ -36,6 +60,28 @@ def safe_id(text: str) -> str:
     return _UNSAFE_IN_ID.sub(
         lambda m: "".join(f"%{b:02X}" for b in m.group(0).encode("utf-8")), text
     )
+
+
+def url_id(url: str) -> str:
+    """The article id of a URL: no scheme, user or fragment; host lower-cased, default port dropped.
+
+    ``https://Example.com:443/blog/rdp#top`` -> ``example.com/blog/rdp``: a re-crawl over http or
+    https, or a link with a fragment, gives the same id. The query string is kept (it can name
+    a different page).
+    """
+    try:
+        parts = urlsplit(url.strip())
+        host = (parts.hostname or "").rstrip(".")
+        port = parts.port
+    except ValueError:  # a malformed port or IPv6 literal: keep the text, minus scheme/fragment
+        text = re.sub(r"^[a-zA-Z][a-zA-Z0-9+.\-]*://", "", url.strip())
+        return safe_id(text.split("#", 1)[0])
+    if port is not None and DEFAULT_PORTS.get(parts.scheme.lower()) != port:
+        host = f"{host}:{port}"
+    location = host + (parts.path or "/") if host else parts.path
+    if parts.query:
+        location += "?" + parts.query
+    return safe_id(location)
 
 
 def _read(path: Path, relative: str) -> Page:
@@ -64,10 +110,195 @@ def read_file(path: Path) -> Iterator[Page]:
     yield _read(path, path.name)
 
 
+def _media_type(content_type: str | None) -> tuple[str | None, str | None]:
+    """(media type, charset) of a Content-Type header value."""
+    if not content_type:
+        return None, None
+    message = Message()
+    message["content-type"] = content_type
+    charset = message.get_param("charset")
+    return message.get_content_type(), charset if isinstance(charset, str) else None
+
+
+def _html_record(record: object) -> tuple[str, str | None] | None:
+    """(URL, HTTP charset) of a WARC record that holds a page, None for every other record."""
+    rec_type = getattr(record, "rec_type", None)
+    headers = record.rec_headers  # type: ignore[attr-defined]
+    if rec_type == "response":
+        http = record.http_headers  # type: ignore[attr-defined]
+        if http is None:
+            return None
+        status = http.get_statuscode() or ""
+        if not status.startswith("2"):  # redirects and error pages are not articles
+            return None
+        content_type = http.get_header("Content-Type")
+    elif rec_type == "resource":  # a page stored without its HTTP exchange
+        content_type = headers.get_header("Content-Type")
+    else:  # requests, metadata, revisits (no body of their own), warcinfo
+        return None
+    media_type, charset = _media_type(content_type)
+    if content_type and media_type not in HTML_MEDIA_TYPES:
+        return None
+    url = (headers.get_header("WARC-Target-URI") or "").strip().strip("<>")
+    return (url, charset) if url else None
+
+
+def read_warc(path: Path) -> Iterator[Page]:
+    """The HTML responses of a WARC file (``.warc`` or ``.warc.gz``), with their URLs as origin.
+
+    A record cut short (a truncated download, a crawler killed mid-write) becomes a Page with
+    ``error`` set; a file that cannot be parsed past some offset ends there, with an error Page
+    naming the offset, and the pages before it are kept.
+    """
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed below, the generator may stop early
+    except OSError as exc:
+        yield _error_page(path.name, f"unreadable: {exc.strerror or exc}")
+        return
+    with handle:
+        records = ArchiveIterator(handle)
+        while True:
+            try:
+                record = next(records)
+            except StopIteration:
+                # warcio ends quietly where a gzip member or a record's headers were cut short;
+                # bytes left over past the last record it read are that cut record.
+                tail = _unread_tail(handle, _offset(records))
+                if tail is not None:
+                    yield tail
+                return
+            except Exception as exc:  # warcio raises many kinds on a corrupt file
+                where = f"{path.name}@{_offset(records)}"
+                yield _error_page(where, f"corrupt WARC file: {_describe(exc)}")
+                return
+            try:
+                found = _html_record(record)
+                if found is None:
+                    continue
+                url, charset = found
+                data = record.content_stream().read()
+                # warcio reads a record within its Content-Length (``limit`` is what is left
+                # unread); with no length, its headers were cut short.
+                missing = getattr(record.raw_stream, "limit", None)
+            except Exception as exc:
+                article_id = _warc_id(record, path, records)
+                error = f"corrupt WARC record: {_describe(exc)}"
+                yield Page(article_id, article_id, b"", url=None, error=error)
+                continue
+            article_id = url_id(url)
+            if missing is None or missing > 0:
+                error = (
+                    f"truncated WARC record: {missing} of {record.length} bytes missing"
+                    if missing
+                    else "truncated WARC record: no Content-Length"
+                )
+                yield Page(article_id, article_id, b"", url=url, error=error)
+                continue
+            yield Page(article_id, article_id, data, url=url, http_charset=charset)
+
+
+#: Bytes of an unread WARC tail that are searched for the cut record's URL.
+TAIL_BYTES = 1 << 20
+_TARGET_URI = re.compile(rb"WARC-Target-URI:[ \t]*<?([^\s>]+)", re.IGNORECASE)
+
+
+def _unread_tail(handle: IO[bytes], offset: int) -> Page | None:
+    """An error Page for bytes after the last record read, unless they are only padding."""
+    handle.seek(offset)
+    tail = handle.read(TAIL_BYTES)
+    if not tail.strip(b"\r\n\t \0"):
+        return None
+    text = tail
+    if tail[:2] == GZIP_MAGIC:
+        try:
+            text = zlib.decompressobj(zlib.MAX_WBITS | 16).decompress(tail)
+        except zlib.error:
+            text = b""
+    found = _TARGET_URI.search(text)
+    where = f"{Path(getattr(handle, 'name', 'warc')).name}@{offset}"
+    article_id = url_id(found.group(1).decode("utf-8", "replace")) if found else safe_id(where)
+    error = f"truncated WARC record: the file ends inside the record at byte {offset}"
+    return Page(article_id, article_id if found else where, b"", error=error)
+
+
+def _offset(records: ArchiveIterator) -> int:
+    return int(getattr(records, "offset", 0) or 0)
+
+
+def _warc_id(record: object, path: Path, records: ArchiveIterator) -> str:
+    try:
+        url = record.rec_headers.get_header("WARC-Target-URI")  # type: ignore[attr-defined]
+    except Exception:
+        url = None
+    return url_id(url) if url else safe_id(f"{path.name}@{_offset(records)}")
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {text}"[:300] if text else type(exc).__name__
+
+
+def _error_page(where: str, error: str) -> Page:
+    return Page(safe_id(where), where, b"", error=error)
+
+
+def read_jsonl(path: Path) -> Iterator[Page]:
+    """Pages of a JSON-lines crawl, one ``{"url": ..., "html": ...}`` object a line (or .gz).
+
+    A line that is not such an object becomes a Page with ``error`` set, named
+    ``<file>:<line>``; a truncated .gz ends the file with one such Page.
+    """
+    try:
+        raw = open(path, "rb")  # noqa: SIM115 - closed by the with below
+    except OSError as exc:
+        yield _error_page(path.name, f"unreadable: {exc.strerror or exc}")
+        return
+    with raw:
+        lines: IO[bytes] = raw
+        if raw.peek(2)[:2] == GZIP_MAGIC:
+            lines = gzip.GzipFile(fileobj=raw)  # type: ignore[assignment]
+        number = 0
+        while True:
+            number += 1
+            where = f"{path.name}:{number}"
+            try:
+                line = lines.readline()
+            except (OSError, EOFError, zlib.error) as exc:
+                yield _error_page(where, f"corrupt file: {_describe(exc)}")
+                return
+            if not line:
+                return
+            if line.strip():
+                yield _jsonl_page(line, where)
+
+
+def _jsonl_page(line: bytes, where: str) -> Page:
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError) as exc:
+        return _error_page(where, f"not valid JSON: {_describe(exc)}")
+    if not isinstance(value, dict):
+        return _error_page(where, "expected a JSON object")
+    url, html = value.get("url"), value.get("html")
+    if not isinstance(url, str) or not url.strip():
+        return _error_page(where, 'no "url" string')
+    article_id = url_id(url)
+    if not isinstance(html, str):
+        return Page(article_id, article_id, b"", url=url, error='no "html" string')
+    data = html.encode("utf-8", errors="replace")  # lone surrogates from \ud800 escapes
+    return Page(article_id, article_id, data, url=url, decoded=True)
+
+
 Reader = Callable[[Path], Iterator[Page]]
 
-#: Input readers by kind; ``reader_for`` picks one from the path.
-READERS: dict[str, Reader] = {"folder": read_folder, "html": read_file}
+#: Input readers by kind; ``reader_for`` picks one from the path (``.warc``, ``.warc.gz``,
+#: ``.jsonl``, ``.jsonl.gz``; a folder; any other file is one HTML page).
+READERS: dict[str, Reader] = {
+    "folder": read_folder,
+    "html": read_file,
+    "warc": read_warc,
+    "jsonl": read_jsonl,
+}
 
 
 def reader_for(path: Path) -> Reader:
@@ -81,6 +312,26 @@ def reader_for(path: Path) -> Reader:
         if name.endswith((f".{kind}", f".{kind}.gz")):
             return reader
     return READERS["html"]
+
+
+def count_pages(paths: Sequence[Path]) -> int | None:
+    """How many pages the inputs hold, when that is cheap to know (folders and HTML files);
+    None when a crawl file is among them (counting its records means reading it twice)."""
+    total = 0
+    for path in paths:
+        reader = reader_for(path)
+        if reader is read_folder:
+            total += sum(
+                1
+                for _, _, files in os.walk(path)
+                for name in files
+                if name.lower().endswith(HTML_SUFFIXES)
+            )
+        elif reader is read_file:
+            total += 1
+        else:
+            return None
+    return total
 
 
 def check_paths(paths: Sequence[str | Path]) -> list[Path]:

@@ -3,13 +3,22 @@
 ``EXPORTERS`` is the registry of golden-set writers: each takes the output folder, the corpus
 and the queries. ``write_golden_set`` runs them all (what ``audit apply`` uses to write a
 corrected version); ``write_build`` adds the corpus and the report.
+
+A large build streams instead: ``render_article`` turns one article's records into its lines
+of every file in ``LINE_FILES`` (in a worker process), and ``BuildWriter`` appends them in
+article-id order. Both paths use the same line renderers, so they write the same bytes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+from types import TracebackType
+from typing import IO, NamedTuple
 
+from ..files import atomic_open
+from ..labels import sections_by_article
 from ..models import CorpusRecord, GoldenQuery, Report
 from . import beir, jsonl, trec
 
@@ -21,6 +30,88 @@ EXPORTERS: dict[str, Exporter] = {
     "topics": trec.write_queries_tsv,
     "beir": beir.write_beir,
 }
+
+LineRenderer = Callable[
+    [Sequence[CorpusRecord], Sequence[GoldenQuery], Mapping[str, Sequence[str]]], Iterator[str]
+]
+
+
+class LineFile(NamedTuple):
+    """One line-per-record output of a build: where it goes, its header, its line renderer."""
+
+    name: str
+    header: str
+    lines: LineRenderer
+
+
+#: Every line file of a build, in the order ``render_article`` returns their blocks.
+LINE_FILES: tuple[LineFile, ...] = (
+    LineFile(jsonl.CORPUS, "", jsonl.corpus_lines),
+    LineFile(jsonl.GOLDEN, "", jsonl.golden_lines),
+    LineFile(trec.QRELS, "", trec.qrels_lines),
+    LineFile(trec.QUERIES, "", trec.topic_lines),
+    LineFile(beir.CORPUS, "", beir.document_lines),
+    LineFile(beir.QUERIES, "", beir.query_lines),
+    LineFile(beir.QRELS, beir.QRELS_HEADER, beir.qrels_lines),
+)
+
+
+def render_article(
+    corpus: Sequence[CorpusRecord], queries: Sequence[GoldenQuery]
+) -> tuple[str, ...]:
+    """The text each of ``LINE_FILES`` gets for these records (one article's, or a whole build's:
+    a query's qrels rows need its own article's sections among ``corpus``)."""
+    by_article = sections_by_article(corpus)
+    return tuple("".join(file.lines(corpus, queries, by_article)) for file in LINE_FILES)
+
+
+class BuildWriter:
+    """Every output of a build, written article by article; files appear only on success.
+
+    Use as a context manager: ``write`` the blocks of each article in article-id order, then
+    ``finish`` with the report. Leaving the block by an exception, or without ``finish``,
+    removes every temporary file and leaves earlier outputs in place.
+    """
+
+    def __init__(self, out_dir: str | Path) -> None:
+        self.folder = Path(out_dir)
+        self._stack = contextlib.ExitStack()
+        self._handles: list[IO[str]] = []
+        self._finished = False
+
+    def __enter__(self) -> BuildWriter:
+        try:
+            for file in LINE_FILES:
+                handle = self._stack.enter_context(atomic_open(self.folder / file.name))
+                handle.write(file.header)
+                self._handles.append(handle)
+        except BaseException:
+            self._stack.close()
+            raise
+        return self
+
+    def write(self, blocks: Sequence[str]) -> None:
+        """Append one article's blocks (from ``render_article``)."""
+        for handle, block in zip(self._handles, blocks, strict=True):
+            if block:
+                handle.write(block)
+
+    def finish(self, report: Report) -> None:
+        """Write report.json; the line files are renamed into place when the block ends."""
+        jsonl.write_report(self.folder, report)
+        self._finished = True
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> bool | None:
+        if kind is None and not self._finished:
+            error = RuntimeError("BuildWriter left without finish(report)")
+            self._stack.__exit__(type(error), error, None)
+            raise error
+        return self._stack.__exit__(kind, error, trace)
 
 
 def write_golden_set(
@@ -39,7 +130,6 @@ def write_build(
     report: Report,
 ) -> None:
     """Write every output of a build: corpus.jsonl, the golden set and report.json."""
-    folder = Path(out_dir)
-    jsonl.write_corpus(folder, corpus)
-    write_golden_set(folder, corpus, queries)
-    jsonl.write_report(folder, report)
+    with BuildWriter(out_dir) as writer:
+        writer.write(render_article(corpus, queries))
+        writer.finish(report)

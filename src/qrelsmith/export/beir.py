@@ -2,28 +2,64 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from ..files import atomic_open, write_jsonl
-from ..labels import qrels_rows, sections_by_article
+from .. import files
+from ..files import atomic_open
+from ..labels import sections_by_article
 from ..models import BeirDocument, BeirQuery, CorpusRecord, GoldenQuery
+from .trec import graded_lines
 
 FOLDER = "beir"
+CORPUS = f"{FOLDER}/corpus.jsonl"
+QUERIES = f"{FOLDER}/queries.jsonl"
+QRELS = f"{FOLDER}/qrels/test.tsv"
+QRELS_HEADER = "query-id\tcorpus-id\tscore\n"
+
+
+def document_lines(
+    corpus: Sequence[CorpusRecord],
+    queries: Sequence[GoldenQuery],
+    by_article: Mapping[str, Sequence[str]],
+) -> Iterator[str]:
+    """Sections as documents: ``title`` is the heading."""
+    del queries, by_article
+    for r in corpus:
+        yield files.dumps(BeirDocument(_id=r.id, title=r.heading, text=r.text)) + "\n"
+
+
+def query_lines(
+    corpus: Sequence[CorpusRecord],
+    queries: Sequence[GoldenQuery],
+    by_article: Mapping[str, Sequence[str]],
+) -> Iterator[str]:
+    """Queries as ``{"_id", "text"}``."""
+    del corpus, by_article
+    for q in queries:
+        yield files.dumps(BeirQuery(_id=q.qid, text=q.query)) + "\n"
+
+
+def qrels_lines(
+    corpus: Sequence[CorpusRecord],
+    queries: Sequence[GoldenQuery],
+    by_article: Mapping[str, Sequence[str]],
+) -> Iterator[str]:
+    """The graded qrels as the test split (the header is ``QRELS_HEADER``)."""
+    del corpus
+    return graded_lines(queries, by_article, "{}\t{}\t{}\n")
 
 
 def write_beir(
     folder: Path, corpus: Sequence[CorpusRecord], queries: Sequence[GoldenQuery]
 ) -> None:
     """Sections as documents (title = heading), queries, and the graded qrels as the test split."""
-    target = folder / FOLDER
-    write_jsonl(
-        target / "corpus.jsonl",
-        (BeirDocument(_id=r.id, title=r.heading, text=r.text) for r in corpus),
-    )
-    write_jsonl(target / "queries.jsonl", (BeirQuery(_id=q.qid, text=q.query) for q in queries))
     by_article = sections_by_article(corpus)
-    with atomic_open(target / "qrels" / "test.tsv") as handle:
-        handle.write("query-id\tcorpus-id\tscore\n")
-        for qid, docid, grade in qrels_rows(queries, by_article):
-            handle.write(f"{qid}\t{docid}\t{grade}\n")
+    for name, header, lines in (
+        (CORPUS, "", document_lines),
+        (QUERIES, "", query_lines),
+        (QRELS, QRELS_HEADER, qrels_lines),
+    ):
+        with atomic_open(folder / name) as handle:
+            handle.write(header)
+            handle.writelines(lines(corpus, queries, by_article))

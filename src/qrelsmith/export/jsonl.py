@@ -2,15 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
+from .. import files
 from ..files import write_json, write_jsonl
 from ..models import CorpusRecord, GoldenQuery, Report
 
 CORPUS = "corpus.jsonl"
 GOLDEN = "golden.jsonl"
 REPORT = "report.json"
+
+
+def corpus_lines(
+    corpus: Sequence[CorpusRecord],
+    queries: Sequence[GoldenQuery],
+    by_article: Mapping[str, Sequence[str]],
+) -> Iterator[str]:
+    """corpus.jsonl's lines for these sections."""
+    del queries, by_article
+    for record in corpus:
+        yield files.dumps(record) + "\n"
+
+
+def golden_lines(
+    corpus: Sequence[CorpusRecord],
+    queries: Sequence[GoldenQuery],
+    by_article: Mapping[str, Sequence[str]],
+) -> Iterator[str]:
+    """golden.jsonl's lines for these queries."""
+    del corpus, by_article
+    for query in queries:
+        yield files.dumps(query) + "\n"
 
 
 def write_corpus(folder: Path, corpus: Sequence[CorpusRecord]) -> None:

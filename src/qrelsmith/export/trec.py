@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from ..files import atomic_open
@@ -21,21 +21,46 @@ def one_line(text: str) -> str:
     return _LINE_BREAKS.sub(" ", text).strip()
 
 
+def qrels_lines(
+    corpus: Sequence[CorpusRecord],
+    queries: Sequence[GoldenQuery],
+    by_article: Mapping[str, Sequence[str]],
+) -> Iterator[str]:
+    """qrels.trec's lines: grade 2 and 1 rows of every query."""
+    del corpus
+    return graded_lines(queries, by_article, "{} 0 {} {}\n")
+
+
+def graded_lines(
+    queries: Sequence[GoldenQuery], by_article: Mapping[str, Sequence[str]], line: str
+) -> Iterator[str]:
+    """``line`` filled with (qid, docid, grade) for every graded section of every query."""
+    for row in qrels_rows(queries, by_article):
+        yield line.format(*row)
+
+
+def topic_lines(
+    corpus: Sequence[CorpusRecord],
+    queries: Sequence[GoldenQuery],
+    by_article: Mapping[str, Sequence[str]],
+) -> Iterator[str]:
+    """queries.tsv's lines."""
+    del corpus, by_article
+    for query in queries:
+        yield f"{query.qid}\t{one_line(query.query)}\n"
+
+
 def write_qrels(
     folder: Path, corpus: Sequence[CorpusRecord], queries: Sequence[GoldenQuery]
 ) -> None:
     """Grades 2 and 1 for every query, as trec_eval, pytrec_eval and ir_measures read them."""
-    by_article = sections_by_article(corpus)
     with atomic_open(folder / QRELS) as handle:
-        for qid, docid, grade in qrels_rows(queries, by_article):
-            handle.write(f"{qid} 0 {docid} {grade}\n")
+        handle.writelines(qrels_lines(corpus, queries, sections_by_article(corpus)))
 
 
 def write_queries_tsv(
     folder: Path, corpus: Sequence[CorpusRecord], queries: Sequence[GoldenQuery]
 ) -> None:
     """The topics file Pyserini and Anserini take."""
-    del corpus
     with atomic_open(folder / QUERIES) as handle:
-        for query in queries:
-            handle.write(f"{query.qid}\t{one_line(query.query)}\n")
+        handle.writelines(topic_lines(corpus, queries, {}))

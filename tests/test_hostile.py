@@ -1,0 +1,174 @@
+"""Hostile input never crashes the build nor costs other pages; every skipped page is reported.
+
+Fuzzing (hypothesis) over random bytes and mutated real HTML, plus the pages crawls really
+contain: 10,000 levels of nesting, a 50 MB page, tables with rowspan/colspan, binary junk with
+an .html name, truncated gzip/WARC, text with ``<script>``, formulas and control characters.
+Bounded: the file runs in well under a minute on two cores.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import time
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from qrelsmith import build
+from qrelsmith.build import process_page
+from qrelsmith.build_cli import EXIT_SKIPPED
+from qrelsmith.cli import main
+from qrelsmith.config import Config
+from qrelsmith.ingest import Page, read_jsonl, read_warc
+
+WARC = Path(__file__).parent / "fixtures" / "warc"
+CONFIG = Config()
+
+REAL = """<!doctype html><html lang="ja"><head><meta charset="utf-8"><title>早見表</title></head>
+<body><nav><a href="/">Home</a></nav><article><h1>RDPのポート番号</h1>
+<table><caption>早見表</caption><tr><th>質問</th><th>答え</th><th>詳しくは</th></tr>
+<tr><td>RDPのポート番号</td><td>TCP/UDP 3389</td><td><a href="#port">ポート番号3389</a></td></tr>
+<tr><td rowspan="2">変更方法</td><td colspan="2">レジストリ</td></tr>
+<tr><td>再起動</td><td>変更の手順</td></tr></table>
+<h2 id="port">ポート番号3389（TCPとUDP）</h2><p>RDPは3389番を使います。<code>netstat -an</code></p>
+<h2>変更の手順</h2><h3>レジストリ</h3><p>PortNumberを変えます。</p><pre>reg add ...</pre>
+<h2>よくある質問</h2><p>なし</p></article><footer>© site</footer></body></html>"""
+
+
+def check_page(data: bytes, **page: object) -> None:
+    """The page either builds or is skipped with a reason; nothing raises."""
+    result = process_page(Page("fuzz.html", "fuzz.html", data, **page), CONFIG)  # type: ignore[arg-type]
+    if result.skipped is not None:
+        assert result.skipped.reason and result.skipped.path == "fuzz.html"
+        assert not result.corpus and not result.queries
+    else:
+        assert all(r.id.startswith("fuzz.html#") for r in result.corpus)
+
+
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,  # a few pages take a while to parse: the bound is the example count
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,  # the same examples in CI every time
+)
+
+
+@FUZZ
+@given(st.binary(max_size=4096), st.sampled_from([None, "utf-8", "shift_jis", "bogus-charset"]))
+def test_random_bytes_never_raise(data: bytes, charset: str | None) -> None:
+    check_page(data, http_charset=charset)
+
+
+def _mutated(draw: st.DrawFn) -> bytes:
+    data = bytearray(REAL.encode("utf-8"))
+    for _ in range(draw(st.integers(1, 12))):
+        kind = draw(st.sampled_from(["delete", "insert", "flip", "duplicate"]))
+        at = draw(st.integers(0, max(len(data) - 1, 0)))
+        if kind == "delete":
+            del data[at : at + draw(st.integers(1, 200))]
+        elif kind == "insert":
+            data[at:at] = draw(st.sampled_from(
+                [b"<", b">", b"</table>", b"<h2>", b"<td rowspan=99999>", b"\x00", b"\xff\xfe",
+                 b"<!--", b"<script>", b"&#xD800;", b"<meta charset=utf-16>", b"<svg><h2>x</svg>"]
+            ))
+        elif kind == "flip":
+            data[at] ^= draw(st.integers(1, 255)) if data else 0
+        else:
+            data[at:at] = data[at : at + draw(st.integers(1, 400))]
+    return bytes(data)
+
+
+@FUZZ
+@given(st.composite(_mutated)())
+def test_mutated_html_never_raises(data: bytes) -> None:
+    check_page(data)
+
+
+@FUZZ
+@given(st.text(max_size=2000))
+def test_random_text_in_jsonl_never_raises(text: str) -> None:
+    page = Page("u", "u", text.encode("utf-8", "replace"), decoded=True)
+    result = process_page(page, CONFIG)
+    assert result.skipped is None or result.skipped.reason
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.binary(min_size=1, max_size=3000), st.booleans())
+def test_random_warc_and_jsonl_bytes_never_raise(data: bytes, compress: bool) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        for name, reader in (("x.warc", read_warc), ("x.jsonl", read_jsonl)):
+            path = Path(folder) / (name + (".gz" if compress else ""))
+            path.write_bytes(gzip.compress(data, mtime=0) if compress else data)
+            for page in reader(path):
+                assert isinstance(page, Page)
+
+
+def test_cut_warc_at_every_offset_never_raises(tmp_path: Path) -> None:
+    whole = (WARC / "crawl.warc.gz").read_bytes()
+    path = tmp_path / "cut.warc.gz"
+    for end in range(0, len(whole), 97):
+        path.write_bytes(whole[:end])
+        for page in read_warc(path):
+            assert page.error or page.data
+
+
+def site(root: Path, pages: dict[str, bytes]) -> Path:
+    root.mkdir()
+    (root / "good.html").write_text(REAL, encoding="utf-8")
+    for name, data in pages.items():
+        (root / name).write_bytes(data)
+    return root
+
+
+def test_hostile_pages_cost_only_themselves(tmp_path: Path) -> None:
+    deep = b"<html><body><h2>Deep</h2>" + b"<div>" * 10_000 + b"bottom" + b"</div>" * 10_000
+    deep_table = b"<html><body><table>" + b"<tr><td><table>" * 3000 + b"x"
+    big = b"<html><body><h1>Big</h1><h2>Long</h2>" + b"<p>" + b"word " * 10_000_000 + b"</p>"
+    spans = REAL.replace("rowspan=\"2\"", "rowspan=\"65534\"").replace("colspan=\"2\"", "colspan=\"1000\"")
+    script = ("<html><body><h2>Code</h2><p>Type &lt;script&gt;alert(1)&lt;/script&gt; and "
+              "x² + ∑ᵢ aᵢ = ∫₀^∞ e^{-x} dx; \x01\x02\x07\x1b[31m red \u202e\u200b</p>"
+              "<script>document.write('<h2>fake</h2>')</script></body></html>")
+    pages = {
+        "deep.html": deep,
+        "deep_table.html": deep_table,
+        "big.html": big,
+        "spans.html": spans.encode("utf-8"),
+        "script.html": script.encode("utf-8"),
+        "junk.html": bytes(range(256)) * 64,
+        "gzipped.html": gzip.compress(REAL.encode("utf-8"), mtime=0),
+        "utf16.html": REAL.encode("utf-16"),
+    }
+    root = site(tmp_path / "site", pages)
+    started = time.monotonic()
+    out = tmp_path / "out"
+    code = main(["build", str(root), str(WARC / "truncated.warc.gz"), "--out", str(out), "-q", "--workers", "2"])
+    assert time.monotonic() - started < 45
+    assert code in (0, EXIT_SKIPPED)
+    report = json.loads((out / "report.json").read_text())
+    skipped = {s["path"]: s["reason"] for s in report["skipped"]}
+    assert skipped["junk.html"] == "binary data, not HTML"
+    assert skipped["gzipped.html"] == "binary data, not HTML"
+    assert skipped["example.com/last"].startswith("truncated WARC record")
+    golden = [json.loads(line) for line in (out / "golden.jsonl").read_text().splitlines()]
+    qids = {g["qid"] for g in golden}
+    assert {"good.html#q0", "utf16.html#q0", "example.com/guides/rdp#q0"} <= qids
+    corpus = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
+    texts = {r["id"]: r["text"] for r in corpus}
+    if "script.html#0" in texts:
+        text = texts["script.html#0"]
+        assert "<script>alert(1)</script>" in text and "∫₀^∞" in text
+        assert "document.write" not in text and "\x01" not in text and "\x1b" not in text
+    # every page is accounted for: built (a page without H2 has no corpus line) or skipped
+    counts = report["counts"]
+    assert counts["articles"] + counts["skipped"] == len(pages) + 1 + 6  # good.html, the WARC
+
+def test_in_memory_build_survives_too(tmp_path: Path) -> None:
+    root = site(tmp_path / "site", {"deep.html": b"<div>" * 10_000, "nul.html": b"\x00" * 100})
+    result = build([root])
+    assert [q.qid for q in result.queries][:1] == ["good.html#q0"]
+    assert "nul.html" in {s.path for s in result.report.skipped}
+    assert result.report.counts.articles + result.report.counts.skipped == 3

@@ -1,0 +1,148 @@
+"""Inputs -> pages: folders, WARC (plain, gzipped, truncated) and JSONL crawls; URL ids."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from qrelsmith import build
+from qrelsmith.ingest import READERS, iter_pages, read_jsonl, read_warc, reader_for, url_id
+
+WARC = Path(__file__).parent / "fixtures" / "warc"
+
+PAGES = {  # article id -> (url, HTTP charset) of every HTML page in crawl.warc(.gz)
+    "example.com/guides/rdp": ("https://example.com/guides/rdp#top", "utf-8"),
+    "example.com/ja/port": ("https://example.com/ja/port", "Shift_JIS"),
+    "example.com/guides/ssh?lang=en": ("https://Example.com:443/guides/ssh?lang=en", None),
+    "example.com/notes/resource": ("https://example.com/notes/resource", None),
+    "example.com/last": ("https://example.com/last", "utf-8"),
+}
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://example.com/blog/rdp", "example.com/blog/rdp"),
+        ("http://example.com/blog/rdp#section-2", "example.com/blog/rdp"),
+        ("https://Example.COM:443/a?b=1&c=2#x", "example.com/a?b=1&c=2"),
+        ("http://example.com:8080/a", "example.com:8080/a"),
+        ("https://user:pw@example.com/", "example.com/"),
+        ("https://example.com", "example.com/"),
+        ("https://example.com/a b/c%20d", "example.com/a%20b/c%2520d"),
+        ("https://example.com:99999/x", "example.com:99999/x"),  # bad port: text kept
+    ],
+)
+def test_url_id_drops_scheme_and_fragment(url: str, expected: str) -> None:
+    assert url_id(url) == expected
+
+
+@pytest.mark.parametrize("name", ["crawl.warc.gz", "crawl.warc"])
+def test_warc_yields_html_responses_with_url_and_http_charset(name: str) -> None:
+    pages = list(read_warc(WARC / name))
+    found = [(p.article_id, p.url, p.http_charset) for p in pages]
+    # the same page twice (https, then http): both read; the build keeps one
+    assert found.count(("example.com/guides/rdp", "http://example.com/guides/rdp#again", "utf-8")) == 1
+    assert {p.article_id: (p.url, p.http_charset) for p in pages if "#again" not in (p.url or "")} == PAGES
+    assert all(p.error is None and p.path == p.article_id for p in pages)
+    ssh = next(p for p in pages if p.article_id.startswith("example.com/guides/ssh"))
+    assert ssh.data.startswith(b"<!doctype html>")  # chunked + gzip content-encoding undone
+
+
+def test_http_charset_decodes_a_page_that_declares_none(tmp_path: Path) -> None:
+    result = build([WARC / "crawl.warc.gz"])
+    japanese = next(q for q in result.queries if q.qid.startswith("example.com/ja/port"))
+    assert japanese.query == "RDPのポート番号は？"
+    assert japanese.origin.url == "https://example.com/ja/port"
+    assert [s.path for s in result.report.skipped] == ["example.com/guides/rdp"]  # the duplicate
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("truncated.warc.gz", "truncated WARC record: the file ends inside the record"),
+        ("truncated.warc", "truncated WARC record: 1056 of 2386 bytes missing"),
+    ],
+)
+def test_truncated_warc_reports_the_cut_record_and_keeps_the_rest(name: str, reason: str) -> None:
+    pages = list(read_warc(WARC / name))
+    assert [p.article_id for p in pages if p.error is None] == [
+        "example.com/guides/rdp", "example.com/ja/port", "example.com/guides/ssh?lang=en",
+        "example.com/guides/rdp", "example.com/notes/resource",
+    ]
+    last = pages[-1]
+    assert last.article_id == "example.com/last" and last.error is not None
+    assert last.error.startswith(reason)
+    result = build([WARC / name])
+    assert result.report.counts.articles == 4
+    assert ("example.com/last", True) in [(s.path, s.reason.startswith(reason)) for s in result.report.skipped]
+
+
+def test_garbage_warc_is_one_error_page(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.warc.gz"
+    junk.write_bytes(b"\x1f\x8b" + bytes(range(256)) * 4)
+    pages = list(read_warc(junk))
+    assert len(pages) == 1 and pages[0].error
+    (tmp_path / "empty.warc").write_bytes(b"")
+    assert list(read_warc(tmp_path / "empty.warc")) == []
+
+
+def write_jsonl(path: Path, lines: list[str], compress: bool = False) -> Path:
+    data = "".join(line + "\n" for line in lines).encode("utf-8")
+    path.write_bytes(gzip.compress(data) if compress else data)
+    return path
+
+
+GOOD = '<html><head><meta charset="iso-8859-1"></head><body><h1>Ça</h1><h2>Über</h2><p>Grüße</p></body></html>'
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_jsonl_pages_and_bad_lines(tmp_path: Path, compress: bool) -> None:
+    lines = [
+        json.dumps({"url": "https://example.com/a#x", "html": GOOD}),
+        "",
+        "{not json",
+        json.dumps(["a", "list"]),
+        json.dumps({"html": GOOD}),
+        json.dumps({"url": "https://example.com/b", "html": None}),
+        json.dumps({"url": "https://example.com/c", "html": "\ud800 lone surrogate <p>x</p>"}),
+    ]
+    path = write_jsonl(tmp_path / ("crawl.jsonl.gz" if compress else "crawl.jsonl"), lines, compress)
+    assert reader_for(path) is READERS["jsonl"]
+    pages = list(read_jsonl(path))
+    name = path.name
+    assert [(p.article_id, p.error) for p in pages] == [
+        ("example.com/a", None),
+        (f"{name}:3", "not valid JSON: JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
+        (f"{name}:4", "expected a JSON object"),
+        (f"{name}:5", 'no "url" string'),
+        ("example.com/b", 'no "html" string'),
+        ("example.com/c", None),
+    ]
+    # The html string is already text: its stale <meta charset> must not decode it again.
+    result = build([path])
+    assert result.corpus[0].heading == "Über" and result.corpus[0].text == "Grüße"
+    assert result.corpus[0].title == "Ça"
+
+
+def test_truncated_jsonl_gz_keeps_the_lines_before_the_cut(tmp_path: Path) -> None:
+    lines = [json.dumps({"url": f"https://example.com/{n}", "html": GOOD * 20}) for n in range(50)]
+    whole = gzip.compress("".join(line + "\n" for line in lines).encode())
+    path = tmp_path / "cut.jsonl.gz"
+    path.write_bytes(whole[: len(whole) // 2])
+    pages = list(iter_pages([path]))
+    assert pages[-1].error and pages[-1].error.startswith("corrupt file: EOFError")
+    assert [p.article_id for p in pages[:-1]] == [f"example.com/{n}" for n in range(len(pages) - 1)]
+
+
+def test_reader_for_picks_by_suffix(tmp_path: Path) -> None:
+    for name, kind in [
+        ("a.warc", "warc"), ("a.WARC.GZ", "warc"), ("a.jsonl", "jsonl"),
+        ("a.jsonl.gz", "jsonl"), ("a.html", "html"), ("a.htm", "html"), ("a.txt", "html"),
+    ]:
+        path = tmp_path / name
+        path.write_bytes(b"")
+        assert reader_for(path) is READERS[kind], name
+    assert reader_for(tmp_path) is READERS["folder"]

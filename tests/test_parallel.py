@@ -1,0 +1,172 @@
+"""Parallel, streaming builds: same bytes for any worker count, input order and spill size."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from qrelsmith import build, parallel
+from qrelsmith.build import build_to
+from qrelsmith.cli import main
+from qrelsmith.export import EXPORTERS, jsonl
+from qrelsmith.parallel import SortedRuns, map_unordered
+from qrelsmith.progress import Progress
+
+PAGE = """<html><head><meta charset="utf-8"><title>{n}</title></head><body><article>
+<h1>Article {n}</h1>
+<table><tr><th>Question</th><th>Answer</th><th>Details</th></tr>
+<tr><td>What is thing {n}?</td><td>A thing</td><td>About thing {n}</td></tr>
+<tr><td>Where is {n}?</td><td>Here</td><td>Finding {n}</td></tr></table>
+<h2>About thing {n}</h2><p>Thing {n} is a thing.\tWith a tab.</p>
+<h2>Finding {n}</h2><p>Look here.</p></article></body></html>"""
+
+
+def crawl_lines(count: int, seed: int | None = None) -> list[str]:
+    """``count`` pages, a duplicate URL and an empty page (shuffled by ``seed``), then a broken
+    line: it is named by its line number, so it stays last."""
+    lines = [json.dumps({"url": f"https://example.com/p/{n}", "html": PAGE.format(n=n)}) for n in range(count)]
+    lines.append(json.dumps({"url": "https://example.com/p/3#dup", "html": PAGE.format(n="other")}))
+    lines.append(json.dumps({"url": "https://example.com/empty", "html": ""}))
+    if seed is not None:
+        random.Random(seed).shuffle(lines)
+    return [*lines, "{broken"]
+
+
+def write_crawl(path: Path, lines: list[str]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_workers_order_and_spills_give_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_crawl(tmp_path / "a" / "crawl.jsonl", crawl_lines(60))
+    write_crawl(tmp_path / "b" / "crawl.jsonl", crawl_lines(60, seed=7))
+    outputs = {}
+    for label, source, workers in [("w1", "a", 1), ("w2", "a", 2), ("w2-shuffled", "b", 2), ("w3-shuffled", "b", 3)]:
+        build_to(tmp_path / label, [tmp_path / source / "crawl.jsonl"], workers=workers)
+        outputs[label] = tree(tmp_path / label)
+    spilled = []
+    monkeypatch.setattr(parallel, "RUN_BYTES", 2000)  # many run files, merged back
+    monkeypatch.setattr(parallel, "_read_run", lambda path, read=parallel._read_run: spilled.append(path) or read(path))
+    build_to(tmp_path / "spilled", [tmp_path / "b" / "crawl.jsonl"], workers=2)
+    outputs["spilled"] = tree(tmp_path / "spilled")
+    first = outputs["w1"]
+    assert set(first) == {"corpus.jsonl", "golden.jsonl", "qrels.trec", "queries.tsv", "report.json",
+                          "beir/corpus.jsonl", "beir/queries.jsonl", "beir/qrels/test.tsv"}
+    for label, files in outputs.items():
+        assert files == first, label
+    assert len(spilled) > 10
+    report = json.loads(first["report.json"])
+    assert report["counts"]["articles"] == 60 and report["counts"]["queries"] == 120
+    assert [s["reason"] for s in report["skipped"]] == [
+        "not valid JSON: JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+        "empty page",
+        "duplicate article id (same as example.com/p/3)",
+    ]
+
+
+def test_streaming_build_writes_what_the_in_memory_writers_write(tmp_path: Path) -> None:
+    crawl = write_crawl(tmp_path / "crawl.jsonl", crawl_lines(25, seed=1))
+    result = build([crawl])
+    whole = tmp_path / "whole"
+    jsonl.write_corpus(whole, result.corpus)
+    for write in EXPORTERS.values():
+        write(whole, result.corpus, result.queries)
+    jsonl.write_report(whole, result.report)
+    report = build_to(tmp_path / "streamed", [crawl], workers=2)
+    assert report == result.report
+    assert tree(tmp_path / "streamed") == tree(whole)
+
+
+def test_one_worker_starts_no_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a pool was started for --workers 1")
+
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", refuse)
+    crawl = write_crawl(tmp_path / "crawl.jsonl", crawl_lines(5))
+    assert main(["build", str(crawl), "--out", str(tmp_path / "out"), "-q", "--workers", "1"]) == 3
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "many"])
+def test_bad_worker_counts_are_usage_errors(tmp_path: Path, value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["build", str(tmp_path), "--out", str(tmp_path / "out"), "--workers", value])
+    assert exit_info.value.code == 2
+    assert "--workers" in capsys.readouterr().err
+
+
+def _square_or_die(value: int) -> int:
+    if value == 13:
+        import os
+
+        os._exit(1)  # what a segfault in C code looks like to the pool
+    return value * value
+
+
+def test_a_worker_that_dies_costs_only_its_item() -> None:
+    results = sorted(map_unordered(_square_or_die, range(40), 2, on_crash=lambda item: -item))
+    assert results == sorted([n * n for n in range(40) if n != 13] + [-13])
+
+
+def test_sorted_runs_merge_in_key_order(tmp_path: Path) -> None:
+    items = list(range(1000))
+    random.Random(3).shuffle(items)
+    with SortedRuns(key=lambda n: n, size=lambda n: 100, budget=3000, folder=str(tmp_path)) as runs:
+        for item in items:
+            runs.add(item)
+        assert len(runs.runs) == 33
+        assert list(runs.merged()) == list(range(1000))
+    assert not list(tmp_path.iterdir()), "run files left behind"
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_line_on_a_terminal_only() -> None:
+    terminal = FakeTerminal()
+    progress = Progress(total=200, stream=terminal)
+    progress._drawn = -1e9  # draw on the first page
+    progress.advance()
+    assert terminal.getvalue().startswith("\r1/200 pages (0%), ")
+    assert "/s, ETA " in terminal.getvalue()
+    progress.close()
+    assert terminal.getvalue().endswith("\r")
+    quiet = io.StringIO()  # not a terminal: nothing
+    silent = Progress(total=200, stream=quiet)
+    for _ in range(5):
+        silent.advance()
+    silent.close()
+    assert quiet.getvalue() == ""
+    unknown = Progress(total=None, stream=FakeTerminal())
+    unknown.done = 12
+    assert unknown.line().startswith("12 pages, ") and "ETA" not in unknown.line()
+
+
+def test_cli_shows_progress_on_a_terminal_unless_quiet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    site = tmp_path / "site"
+    site.mkdir()
+    for n in range(3):
+        (site / f"{n}.html").write_text(PAGE.format(n=n), encoding="utf-8")
+    monkeypatch.setattr("qrelsmith.progress.REDRAW_SECONDS", 0.0)
+    for quiet in (False, True):
+        terminal = FakeTerminal()
+        monkeypatch.setattr(sys, "stderr", terminal)
+        args = ["build", str(site), "--out", str(tmp_path / "out"), "--workers", "1"]
+        assert main(args + (["-q"] if quiet else [])) == 0
+        shown = terminal.getvalue()
+        if quiet:
+            assert shown == ""
+        else:
+            assert "\r3/3 pages (100%)" in shown and "built " in shown
