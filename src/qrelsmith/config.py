@@ -21,16 +21,14 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    SerializerFunctionWrapHandler,
     ValidationError,
     field_validator,
-    model_serializer,
 )
 
 from . import patterns
@@ -42,20 +40,6 @@ Gains = Literal["linear", "exp"]
 
 class _Options(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-    #: Keys added after report.json's manifest (a dump of the whole Config) was fixed. They are
-    #: left out of dumps while at their default, so a build with default options still writes
-    #: the same bytes as before; loading such a dump back still gives the same options.
-    omitted_at_default: ClassVar[frozenset[str]] = frozenset()
-
-    @model_serializer(mode="wrap")
-    def _omit_new_defaults(self, handler: SerializerFunctionWrapHandler) -> Any:
-        data = handler(self)
-        for name in self.omitted_at_default:
-            default = type(self).model_fields[name].get_default(call_default_factory=True)
-            if isinstance(data, dict) and getattr(self, name) == default:
-                data.pop(name, None)
-        return data
 
 
 class BuildOptions(_Options):
@@ -90,8 +74,6 @@ class AuditOptions(_Options):
         "its rows are drawn; strata not named keep their default",
     )
 
-    omitted_at_default: ClassVar[frozenset[str]] = frozenset({"oversample"})
-
     @field_validator("oversample", mode="before")
     @classmethod
     def _known_strata(cls, value: Any) -> Any:
@@ -119,14 +101,13 @@ class EvalOptions(_Options):
         description="ir_measures names or CP@k",
     )
     rel: int = Field(
-        default=patterns.EVAL_REL, ge=1,
+        default=patterns.EVAL_REL,
+        ge=1,
         description="lowest relevant grade for R, P, RR, AP, Success, CP",
     )
     gains: Gains = Field(
         default=patterns.EVAL_GAINS, description="nDCG gain of grade g: g (linear) or 2^g-1 (exp)"
     )
-
-    omitted_at_default: ClassVar[frozenset[str]] = frozenset({"measures", "rel", "gains"})
 
 
 class BaselineOptions(_Options):
@@ -160,8 +141,6 @@ class Config(_Options):
     audit: AuditOptions = Field(default_factory=AuditOptions)
     eval: EvalOptions = Field(default_factory=EvalOptions)
     baseline: BaselineOptions = Field(default_factory=BaselineOptions)
-
-    omitted_at_default: ClassVar[frozenset[str]] = frozenset({"baseline"})
 
 
 def load_config(path: str | Path | None) -> Config:
