@@ -233,7 +233,7 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         help="score runs with bootstrap intervals and paired tests",
         description="Score TREC runs against DIR/qrels.trec with ir_measures (and Ragas' "
                     "context precision CP@k). Queries of the qrels missing from a run count "
-                    "as 0 (trec_eval -c). Intervals: 95%% bootstrap over queries and over "
+                    "as 0 (trec_eval -c). Intervals: 95% bootstrap over queries and over "
                     "articles. With two or more runs, each is compared with the first: mean "
                     "difference, its interval, a sign-flip permutation p-value, win/tie/loss.",
         epilog="example:\n  qrelsmith eval out/ runs/bm25.trec runs/tfidf.trec "
@@ -293,8 +293,8 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         description="Map chunks ({\"id\", \"text\", \"url\" or \"path\"}, as exported from "
                     "LangChain or LlamaIndex) to the sections of their article by character "
                     "overlap and write qrels over chunk ids. A chunk takes the highest grade "
-                    "of the sections that make up >= 50%% of it or that it covers >= 50%% of, "
-                    "else 1; chunks with < 50%% of their text in their article map to nothing "
+                    "of the sections that make up >= 50% of it or that it covers >= 50% of, "
+                    "else 1; chunks with < 50% of their text in their article map to nothing "
                     "and are reported (see align_report.json).",
         epilog="example:\n  qrelsmith align out/ --chunks my_chunks.jsonl --out out-chunks/\n"
                "  qrelsmith eval out-chunks/ my_retriever.trec",
