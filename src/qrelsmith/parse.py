@@ -22,6 +22,7 @@ from .errors import DataError
 from .sections import MARK
 from .text import text_of
 
+_PLAIN_TAG = re.compile(r"^[a-z][a-z0-9]*$")
 _LOOKS_LIKE_MARKUP = re.compile(rb"<\s*[a-zA-Z!]")
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>")
 _MARK_UTF8 = MARK.encode("utf-8")
@@ -65,7 +66,7 @@ def parse_html(
         raw = text.encode("utf-8")
         encoding = "utf-8"
     else:
-        if not data.strip():
+        if not data or data.isspace():  # no copy of a large page, unlike strip()
             raise DataError("empty page")
         encoding, bom = sniff(data, http_charset, options.encoding)
         raw = data[bom:]
@@ -93,6 +94,11 @@ def parse_html(
 def find_root(document: Element, selectors: list[str]) -> Element:
     """The first element matching the first selector that matches; the document otherwise."""
     for css in selectors:
+        if _PLAIN_TAG.match(css):  # "article": stop at the first, no list of every match
+            first: Element | None = next(document.iter(css), None)
+            if first is not None:
+                return first
+            continue
         found = _selector(css)(document)
         if found:
             element: Element = found[0]

@@ -65,6 +65,17 @@ def cell_of(element: Element) -> Cell:
     return Cell(fold_space("".join(chunks)), anchors, element.tag == "th")
 
 
+def rough_cell_of(element: Element) -> Cell:
+    """A cell read cheaply (every text node joined by a space): enough to compare with headings,
+    whose comparison key ignores spaces; used to recognise a table before reading it exactly."""
+    anchors = tuple(
+        href[1:]
+        for href in _LINKS(element)
+        if isinstance(href, str) and href.startswith("#") and len(href) > 1
+    )
+    return Cell(fold_space(" ".join(element.itertext())), anchors, element.tag == "th")
+
+
 def _span(value: str | None) -> int:
     try:
         return max(1, min(int(value or 1), MAX_SPAN))
@@ -72,7 +83,9 @@ def _span(value: str | None) -> int:
         return 1
 
 
-def table_grid(table: Element) -> tuple[list[list[Cell]], int]:
+def table_grid(
+    table: Element, read: Callable[[Element], Cell] = cell_of
+) -> tuple[list[list[Cell]], int]:
     """The table's rows as a grid (spans expanded) and how many leading rows are in <thead>."""
     rows = _ROWS(table)
     head_rows = len(_HEAD_ROWS(table))
@@ -95,7 +108,7 @@ def table_grid(table: Element) -> tuple[list[list[Cell]], int]:
             element = next(cells, None)
             if element is None:
                 break
-            cell = cell_of(element)
+            cell = read(element)
             rowspan = _span(element.get("rowspan"))
             for _ in range(_span(element.get("colspan"))):
                 if rowspan > 1:
@@ -175,13 +188,18 @@ def _by_headings(
         data = grid[start:]
         if len(data) < patterns.MIN_TABLE_ROWS:
             continue
+        allowed_misses = len(data) * (1 - patterns.HEADING_COLUMN_MIN_SHARE)
         for column in range(width):
-            hits = sum(
-                1
-                for row in data
-                if index.match(row[column].text, row[column].anchors, options).section_ids
-            )
-            share = hits / len(data)
+            hits = misses = 0
+            for row in data:  # a column stops being read once it can no longer qualify
+                cell = row[column]
+                if index.match(cell.text, cell.anchors, options).section_ids:
+                    hits += 1
+                else:
+                    misses += 1
+                    if misses > allowed_misses:
+                        break
+            share = hits / len(data) if misses <= allowed_misses else 0.0
             if best is None or share > best[0]:
                 best = (share, column, start)
     if best is None or best[0] < patterns.HEADING_COLUMN_MIN_SHARE:
@@ -292,11 +310,11 @@ def find_table(
     if found is None:
         index: HeadingIndex | None = None
         for table in _near_top(root, options.section_level):
-            grid, head_rows = table_grid(table)
+            rough, head_rows = table_grid(table, rough_cell_of)
             index = index or outline()
-            recognised = _by_headings(grid, head_rows, index, options)
+            recognised = _by_headings(rough, head_rows, index, options)
             if recognised:
-                found = (table, grid, recognised[0], recognised[1], "headings")
+                found = (table, table_grid(table)[0], recognised[0], recognised[1], "headings")
                 break
     if found is None:
         return None
