@@ -11,7 +11,7 @@ from ..config import load_config
 from ..errors import UsageError
 from .agreement import agreement
 from .apply import review, write_version
-from .loading import AUDIT_FOLDER, load_build, load_sample
+from .loading import AUDIT_FOLDER, articles_of, load_build, load_sample
 from .sample import sample_summary
 from .writer import EXTRA_FORMATS, draw, has_verdicts, write_audit
 
@@ -120,7 +120,7 @@ def run_sample(args: argparse.Namespace) -> int:
     size = options.size if args.size is None else args.size
     if size < 1:
         raise UsageError("--size must be at least 1")
-    build = load_build(args.dir)
+    build = load_build(args.dir, only_articles=())  # the queries; texts once the draw is known
     if not args.force and has_verdicts(build.folder / AUDIT_FOLDER):
         raise UsageError(
             f"{build.folder / AUDIT_FOLDER}/audit.csv holds verdicts; "
@@ -128,7 +128,7 @@ def run_sample(args: argparse.Namespace) -> int:
         )
     seed = options.seed if args.seed is None else args.seed
     sample = draw(build, size, seed, options.low_score, options.oversample)
-    folder = write_audit(build, sample, args.format)
+    folder = write_audit(load_build(args.dir, articles_of(sample)), sample, args.format)
     print(sample_summary(sample))
     print(f"wrote {folder}/audit.csv and {folder}/audit.html")
     return 0

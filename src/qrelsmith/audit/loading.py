@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -45,9 +45,13 @@ class Build:
         return [self.sections[section_id] for section_id in ids]
 
 
-def _read_records(path: Path, model: type[RecordT]) -> list[RecordT]:
+def _read_records(
+    path: Path, model: type[RecordT], keep: Callable[[dict[str, Any]], bool] | None = None
+) -> list[RecordT]:
     records = []
     for number, value in enumerate(read_jsonl(path), 1):
+        if keep is not None and not keep(value):
+            continue
         try:
             records.append(model.model_validate(value))
         except ValidationError as exc:
@@ -62,13 +66,19 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def load_build(folder: str | Path) -> Build:
-    """Read a build folder; a missing folder is a usage error, a bad record a data error."""
+def load_build(folder: str | Path, only_articles: Collection[str] | None = None) -> Build:
+    """Read a build folder; a missing folder is a usage error, a bad record a data error.
+
+    ``only_articles`` keeps just those articles' sections (none for an empty collection): a
+    sample of a 20k-page crawl needs the text of a few dozen articles, not of all of them.
+    """
     root = Path(folder)
     missing = [name for name in (CORPUS, GOLDEN) if not (root / name).is_file()]
     if missing:
         raise UsageError(f"{root} is not a build folder (no {' or '.join(missing)})")
-    corpus = _read_records(root / CORPUS, CorpusRecord)
+    wanted = None if only_articles is None else frozenset(only_articles)
+    keep = None if wanted is None else (lambda value: value.get("article_id") in wanted)
+    corpus = _read_records(root / CORPUS, CorpusRecord, keep)
     queries = _read_records(root / GOLDEN, GoldenQuery)
     return Build(root, corpus, queries, file_sha256(root / GOLDEN))
 
@@ -93,6 +103,11 @@ def load_sample(build: Build) -> AuditSample:
     if unknown:
         raise DataError(f"{path}: qid {unknown[0]!r} is not in {GOLDEN}")
     return sample
+
+
+def articles_of(sample: AuditSample) -> set[str]:
+    """The articles a sample's queries come from."""
+    return {article_of_qid(row.qid) for row in sample.rows}
 
 
 def sampled_queries(build: Build, sample: AuditSample) -> Sequence[GoldenQuery]:

@@ -12,7 +12,7 @@ from ..files import write_text
 from ..models import AuditSample
 from ..patterns import OVERSAMPLE
 from . import labelstudio
-from .loading import AUDIT_FOLDER, SAMPLE_FILE, Build, load_build
+from .loading import AUDIT_FOLDER, SAMPLE_FILE, Build, articles_of, load_build
 from .page import HTML_FILE, write_page
 from .sample import draw_sample
 from .sheet import CSV_FILE, review_rows, write_csv
@@ -69,7 +69,7 @@ def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample |
     options = config.audit
     if options.size <= 0:
         return None
-    build = load_build(build_dir)
+    build = load_build(build_dir, only_articles=())  # the queries; texts once the draw is known
     if has_verdicts(build.folder / AUDIT_FOLDER):
         print(
             f"warning: {build.folder / AUDIT_FOLDER / CSV_FILE} holds verdicts: "
@@ -78,5 +78,5 @@ def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample |
         )
         return None
     sample = draw(build, options.size, options.seed, options.low_score, options.oversample)
-    write_audit(build, sample)
+    write_audit(load_build(build_dir, articles_of(sample)), sample)
     return sample
