@@ -81,3 +81,23 @@ def test_rowspan_colspan_expand() -> None:
 def test_page_without_table() -> None:
     article = parse_article("<article><h2>A</h2><p>x</p></article>", "n.html")
     assert article.table is None and article_queries(article) == ([], [])
+
+
+def test_navigation_and_data_tables_are_not_quick_reference_tables() -> None:
+    # The shape of PostgreSQL's manual pages: a Prev | Up | Next table linking to sibling pages
+    # whose titles resemble this page's headings, and a data table near the top.
+    page = """<body><table summary="Navigation header"><tr><th colspan="3">28.2. The Cumulative Statistics System</th></tr>
+    <tr><td><a href="monitoring-ps.html">28.1. Standard Unix Tools</a></td><td><a href="monitoring.html">Up</a></td>
+    <td><a href="monitoring-stats-views.html">28.2.3. Viewing Statistics</a></td></tr>
+    <tr><td><a href="a.html">28.2.1. Statistics Collection Configuration</a></td><td>x</td><td><a href="b.html">28.2.2 Views</a></td></tr></table>
+    <h2>28.2.1. Statistics Collection Configuration</h2><p>a</p><h2>28.2.2. Viewing Statistics</h2><p>b</p>
+    <h2>28.2.3. pg_stat_activity</h2><p>c</p></body>"""
+    assert parse_article(page, "pg.html").table is None
+
+
+def test_fuzzy_resemblance_is_no_evidence_for_recognising_a_table() -> None:
+    page = f"""<article><table><tr><th>Thing</th><th>Gist</th><th>Part</th></tr>
+    <tr><td>a</td><td>x</td><td>Installing Python</td></tr>
+    <tr><td>b</td><td>y</td><td>Creating venvs</td></tr>
+    <tr><td>c</td><td>z</td><td>Pinning version</td></tr></table>{HEADINGS}</article>"""
+    assert parse_article(page, "x.html").table is None

@@ -68,21 +68,28 @@ class HeadingIndex:
     # ----------------------------------------------------------------- the rules
 
     def match(
-        self, reference: str, anchors: Sequence[str] = (), options: BuildOptions | None = None
+        self,
+        reference: str,
+        anchors: Sequence[str] = (),
+        options: BuildOptions | None = None,
+        fuzzy: bool = True,
     ) -> Match:
-        """Match one reference cell (its text and the #ids it links to)."""
+        """Match one reference cell (its text and the #ids it links to).
+
+        ``fuzzy=False`` stops after containment: the strict evidence used to recognise a table.
+        """
         options = options or BuildOptions()
         linked = self._by_anchor(anchors)
         if linked:
             return Match(section_ids=linked, rule="anchor", score=100.0)
         if not heading_key(reference):
             return Match(reason="empty")
-        whole = self._match_part(reference, options)
+        whole = self._match_part(reference, options, fuzzy)
         if whole.rule == "exact":
             return whole
         parts = split_reference(reference, options.reference_separators)
         if len(parts) > 1:
-            matches = [self._match_part(part, options) for part in parts]
+            matches = [self._match_part(part, options, fuzzy) for part in parts]
             if all(m.section_ids for m in matches):
                 return _combine(matches)
             if not whole.section_ids:
@@ -99,7 +106,7 @@ class HeadingIndex:
                 found.append(section_id)
         return found
 
-    def _match_part(self, text: str, options: BuildOptions) -> Match:
+    def _match_part(self, text: str, options: BuildOptions, fuzzy: bool = True) -> Match:
         key = heading_key(text)
         if not key:
             return Match(reason="empty")
@@ -110,6 +117,8 @@ class HeadingIndex:
         if contained:
             scored = [(fuzz.ratio(key, t.key), t) for t in contained]
             return _best(scored, "contains", options.ambiguity_margin, fixed_score=100.0)
+        if not fuzzy:
+            return Match(reason="unmatched")
         found = process.extract(
             key, self.keys, scorer=fuzz.ratio, score_cutoff=options.fuzzy_threshold, limit=None
         )

@@ -162,10 +162,12 @@ DEFAULT_TABLE_NAMES: dict[str, str] = {
 TABLE_LABEL_MAX_CHARS = 40
 
 #: Without recognisable headers, a column is the reference column when at least this share of
-#: its cells match a heading of the article, over at least MIN_TABLE_ROWS rows. Half is the
-#: point where chance matches of short cells stop explaining it on the sample site.
+#: its cells name a heading of the article (by link, equality or containment; see
+#: quickref._by_headings), over at least MIN_TABLE_ROWS rows. Half is the point where chance
+#: matches of short cells stop explaining it on the sample site.
 HEADING_COLUMN_MIN_SHARE = 0.5
-MIN_TABLE_ROWS = 2
+#: ... over at least this many data rows: docs pages open with 1-2 row navigation tables.
+MIN_TABLE_ROWS = 3
 
 #: Tables recognised by their cells (no telling header) are looked for only before this split
 #: heading (the 2nd H2): quick-reference tables sit in the intro or a first "早見表" section,
