@@ -7,8 +7,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .audit import write_default_sample
+from .audit.sample import sample_summary
 from .build import build_to
-from .config import Config, load_config
+from .config import load_config
 from .errors import UsageError
 from .ingest import check_paths
 from .models import Report
@@ -96,16 +98,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--out {out} exists and is not a folder")
     progress = Progress(None, enabled=not args.quiet and sys.stderr.isatty())
     report = build_to(out, paths, config, workers=args.workers, progress=progress)
-    if config.audit.size > 0 and report.counts.queries:
-        _write_sample(out, config)
+    sample = write_default_sample(out, config) if report.counts.queries else None
     if not args.quiet:
         print(summary(report, out), file=sys.stderr)
+        if sample is not None:
+            print(
+                f"  review: {out / 'audit' / 'audit.html'} or audit.csv; {sample_summary(sample)}",
+                file=sys.stderr,
+            )
     return EXIT_SKIPPED if report.skipped else 0
-
-
-def _write_sample(out: Path, config: Config) -> None:
-    try:
-        from .audit import write_default_sample
-    except ImportError:  # the audit stage is optional in stripped-down installs
-        return
-    write_default_sample(out, config)
