@@ -44,8 +44,8 @@ def _selector(css: str) -> CSSSelector:
 
 def _title(document: Element, root: Element) -> str:
     """The article's H1, else the page's <title>, else any H1 (site headers carry one too)."""
-    for element, path in ((root, ".//h1"), (document, "//title"), (document, "//h1")):
-        for found in element.xpath(path):
+    for element, tag in ((root, "h1"), (document, "title"), (document, "h1")):
+        for found in element.iter(tag):
             text = text_of(found)
             if text:
                 return text

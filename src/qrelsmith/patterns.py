@@ -168,6 +168,9 @@ TABLE_LABEL_MAX_CHARS = 40
 HEADING_COLUMN_MIN_SHARE = 0.5
 #: ... over at least this many data rows: docs pages open with 1-2 row navigation tables.
 MIN_TABLE_ROWS = 3
+#: Recognising a table by its cells reads at most this many rows: enough evidence for a
+#: quick-reference table (the sample's have 3-8 rows), and a long data table costs no more.
+RECOGNITION_ROWS = 12
 
 #: Tables recognised by their cells (no telling header) are looked for only before this split
 #: heading (the 2nd H2): quick-reference tables sit in the intro or a first "早見表" section,

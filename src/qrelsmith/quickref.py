@@ -44,6 +44,8 @@ class Cell:
 
 def _links(element: Element) -> tuple[tuple[str, ...], bool]:
     """The in-page ids a cell links to, and whether it links anywhere else."""
+    if not len(element):  # a text-only cell, the common case: no XPath query
+        return (), False
     hrefs = [h.strip() for h in _LINKS(element) if isinstance(h, str) and h.strip()]
     anchors = tuple(h[1:] for h in hrefs if h.startswith("#") and len(h) > 1)
     return anchors, any(not h.startswith("#") for h in hrefs)
@@ -84,10 +86,13 @@ def _span(value: str | None) -> int:
 
 
 def table_grid(
-    table: Element, read: Callable[[Element], Cell] = cell_of
+    table: Element, read: Callable[[Element], Cell] = cell_of, max_rows: int | None = None
 ) -> tuple[list[list[Cell]], int]:
-    """The table's rows as a grid (spans expanded) and how many leading rows are in <thead>."""
-    rows = _ROWS(table)
+    """The table's rows as a grid (spans expanded) and how many leading rows are in <thead>.
+
+    ``max_rows`` reads only the first rows: enough to recognise a table.
+    """
+    rows = _ROWS(table)[:max_rows]
     head_rows = len(_HEAD_ROWS(table))
     grid: list[list[Cell]] = []
     carried: dict[int, tuple[Cell, int]] = {}  # column -> (cell, rows still to fill)
@@ -325,7 +330,7 @@ def find_table(
     if found is None:
         index: HeadingIndex | None = None
         for table in _near_top(root, options.section_level):
-            rough, head_rows = table_grid(table, rough_cell_of)
+            rough, head_rows = table_grid(table, rough_cell_of, patterns.RECOGNITION_ROWS)
             index = index or outline()
             recognised = _by_headings(rough, head_rows, index, options)
             if recognised:

@@ -73,20 +73,23 @@ class _Open:
 
 
 @lru_cache(maxsize=16)
-def _exclusion_regexes(excluded: tuple[str, ...]) -> list[tuple[str, re.Pattern[str]]]:
-    return [
-        (p, re.compile(rf"^(?:{p}){patterns.EXCLUDED_HEADING_TAIL}", re.IGNORECASE))
-        for p in excluded
-    ]
+def _exclusion_regexes(
+    excluded: tuple[str, ...],
+) -> tuple[re.Pattern[str], list[tuple[str, re.Pattern[str]]]]:
+    """All patterns as one regex (the common case: no match, one test) and each on its own."""
+    tail = patterns.EXCLUDED_HEADING_TAIL
+    each = [(p, re.compile(rf"^(?:{p}){tail}", re.IGNORECASE)) for p in excluded]
+    alternatives = "|".join(f"(?:{p})" for p in excluded) or "(?!)"
+    return re.compile(rf"^(?:{alternatives}){tail}", re.IGNORECASE), each
 
 
 def exclusion_pattern(heading: str, excluded: Sequence[str]) -> str | None:
     """The first excluded-heading pattern that matches ``heading``, if any."""
     normalized = strip_numbering(fold_space(unicodedata.normalize("NFKC", heading)).casefold())
-    for pattern, regex in _exclusion_regexes(tuple(excluded)):
-        if regex.match(normalized):
-            return pattern
-    return None
+    anyone, each = _exclusion_regexes(tuple(excluded))
+    if not anyone.match(normalized):
+        return None
+    return next((pattern for pattern, regex in each if regex.match(normalized)), None)
 
 
 def heading_level(tag: object) -> int:
