@@ -9,7 +9,6 @@ from typing import Any
 
 from ..config import load_config
 from ..errors import UsageError
-from .agreement import agreement
 from .apply import review, write_version
 from .loading import AUDIT_FOLDER, articles_of, load_build, load_sample
 from .sample import sample_summary
@@ -144,6 +143,8 @@ def _reviews(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def run_apply(args: argparse.Namespace) -> int:
     """``audit apply``."""
+    from .agreement import agreement  # numpy: not for every CLI call
+
     build, sample, reviews = _reviews(args)
     if len(reviews) > 1:
         for line in agreement(reviews, [row.qid for row in sample.rows]).lines():
@@ -165,6 +166,8 @@ def run_apply(args: argparse.Namespace) -> int:
 
 def run_agree(args: argparse.Namespace) -> int:
     """``audit agree``."""
+    from .agreement import agreement
+
     _, sample, reviews = _reviews(args)
     if len(reviews) < 2:
         raise UsageError("agreement needs verdicts from two or more reviewers")

@@ -12,13 +12,9 @@ from ..config import BaselineOptions, Config, EvalOptions, load_config
 from ..errors import DataError, UsageError
 from ..files import atomic_open, dumps, read_jsonl
 from ..patterns import CHECK_DEPTH
-from .align import align, write_aligned
-from .baseline import parse_ngrams, run_baseline
-from .check import check_build
-from .evaluation import evaluate_runs, format_per_query, format_table
-from .measures import parse_measures
-from .runs import Run, load_build, read_run, write_run
-from .validate import format_problem, validate_build
+
+# The stages (numpy, scipy, ir_measures, scikit-learn) are imported inside the handlers: every
+# CLI call builds this parser, and `qrelsmith build` should not pay ~0.4 s to import them.
 
 _FORMATTER = argparse.RawDescriptionHelpFormatter
 
@@ -69,6 +65,8 @@ def _write_text(target: str, text: str) -> None:
 
 
 def _ngrams(text: str) -> tuple[int, int]:
+    from .baseline import parse_ngrams
+
     try:
         return parse_ngrams(text)
     except ValueError as exc:
@@ -77,6 +75,9 @@ def _ngrams(text: str) -> tuple[int, int]:
 
 def handle_baseline(args: argparse.Namespace) -> int:
     """Retrieve the top k sections of every query with the character n-gram baseline."""
+    from .baseline import run_baseline
+    from .runs import load_build, write_run
+
     options = _override(_config(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
     build = load_build(args.dir, need=("corpus",))
     if not build.queries:
@@ -101,6 +102,10 @@ def _run_names(paths: list[str]) -> list[str]:
 
 def handle_eval(args: argparse.Namespace) -> int:
     """Score runs with intervals; compare each run with the first."""
+    from .evaluation import evaluate_runs, format_per_query, format_table
+    from .measures import parse_measures
+    from .runs import Run, load_build, read_run
+
     if args.runs.count("-") > 1:
         raise UsageError("only one run can come from stdin")
     options = _override(_config(args).eval, args, ("seed", "measures", "rel", "gains"))
@@ -136,6 +141,10 @@ def handle_eval(args: argparse.Namespace) -> int:
 
 def handle_check(args: argparse.Namespace) -> int:
     """List suspicious queries, most suspicious first."""
+    from .baseline import run_baseline
+    from .check import check_build
+    from .runs import load_build, read_run
+
     config = _config(args)
     build = load_build(args.dir, need=("corpus",))
     if args.run:
@@ -162,6 +171,8 @@ def handle_check(args: argparse.Namespace) -> int:
 
 def handle_validate(args: argparse.Namespace) -> int:
     """Check a build folder; exit 1 listing the problems."""
+    from .validate import format_problem, validate_build
+
     problems = validate_build(args.dir)
     for problem in problems:
         line = dumps(problem) if args.json else format_problem(problem)
@@ -182,6 +193,9 @@ def _read_chunks(source: str) -> list[dict[str, Any]]:
 
 def handle_align(args: argparse.Namespace) -> int:
     """Write qrels over the user's chunk ids."""
+    from .align import align, write_aligned
+    from .runs import load_build
+
     build = load_build(args.dir, need=("corpus", "qrels"))
     if Path(args.out).resolve() == Path(args.dir).resolve():
         raise UsageError("--out must be another folder than DIR")
