@@ -127,3 +127,14 @@ def test_interrupted_write_leaves_no_partial_file(tmp_path: Path, monkeypatch: p
     assert main(["build", str(site), "--out", str(out), "-q"]) == 130
     assert not (out / "corpus.jsonl").exists()
     assert not list(out.glob("*.tmp")) and not list(out.glob(".*.tmp"))
+
+
+def test_a_build_inside_the_crawl_is_not_read_back(tmp_path: Path) -> None:
+    site = write_site(tmp_path / "site", ["a.html", ".git/x.html"])
+    assert main(["build", str(site), "--out", str(site / "out"), "-q"]) == 0
+    assert (site / "out" / "audit" / "audit.html").is_file()
+    before = (site / "out" / "golden.jsonl").read_bytes()
+    assert main(["build", str(site), "--out", str(site / "out"), "-q"]) == 0
+    report = json.loads((site / "out" / "report.json").read_text())
+    assert report["counts"]["articles"] == 1  # neither out/audit/audit.html nor .git/x.html
+    assert (site / "out" / "golden.jsonl").read_bytes() == before

@@ -92,16 +92,32 @@ def _read(path: Path, relative: str) -> Page:
     return Page(safe_id(relative), relative, data)
 
 
-def read_folder(root: Path) -> Iterator[Page]:
-    """Every *.html / *.htm below ``root``, in sorted path order."""
+#: Files that mark a folder as a qrelsmith build: its audit.html is not a page of the crawl, so
+#: `qrelsmith build . --out out` run twice does not ingest its own review page.
+BUILD_MARKERS = ("golden.jsonl", "report.json")
+
+
+def html_files(root: Path) -> list[tuple[str, Path]]:
+    """(relative path, path) of every *.html / *.htm below ``root``, sorted; hidden folders
+    (.git, .cache ...) and earlier build folders are passed over."""
     found: list[tuple[str, Path]] = []
     for folder, dirs, files in os.walk(root):
-        dirs.sort()
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".")
+            and not all(os.path.exists(os.path.join(folder, d, m)) for m in BUILD_MARKERS)
+        )
         for name in files:
             if name.lower().endswith(HTML_SUFFIXES):
                 full = Path(folder, name)
                 found.append((full.relative_to(root).as_posix(), full))
-    for relative, full in sorted(found):
+    return sorted(found)
+
+
+def read_folder(root: Path) -> Iterator[Page]:
+    """Every page ``html_files`` finds below ``root``, in sorted path order."""
+    for relative, full in html_files(root):
         yield _read(full, relative)
 
 
@@ -321,12 +337,7 @@ def count_pages(paths: Sequence[Path]) -> int | None:
     for path in paths:
         reader = reader_for(path)
         if reader is read_folder:
-            total += sum(
-                1
-                for _, _, files in os.walk(path)
-                for name in files
-                if name.lower().endswith(HTML_SUFFIXES)
-            )
+            total += len(html_files(path))
         elif reader is read_file:
             total += 1
         else:
