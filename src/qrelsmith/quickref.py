@@ -330,6 +330,8 @@ def find_table(
     if found is None:
         index: HeadingIndex | None = None
         for table in _near_top(root, options.section_level):
+            if len(_ROWS(table)) < patterns.MIN_TABLE_ROWS:  # navigation bars: too few rows
+                continue
             rough, head_rows = table_grid(table, rough_cell_of, patterns.RECOGNITION_ROWS)
             index = index or outline()
             recognised = _by_headings(rough, head_rows, index, options)
