@@ -105,8 +105,10 @@ def test_eval_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     good = tmp_path / "good.trec"
     good.write_text("ja/rdp-port.html#q0 Q0 ja/rdp-port.html#1 1 1.0 t\n", encoding="utf-8")
     assert main(["eval", str(BUILD), str(good), "--measures", "NoSuchMeasure@3"]) == 2
-    assert main(["eval", str(tmp_path), str(good)]) == 1
+    assert main(["eval", str(tmp_path), str(good)]) == 2  # a usage error, as in build and audit
     assert "qrels.trec is missing" in capsys.readouterr().err
+    assert main(["eval", str(BUILD), str(tmp_path / "no-such.trec")]) == 2
+    assert "input path not found" in capsys.readouterr().err
 
 
 def test_check_ranks_the_planted_problems(capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,7 +16,7 @@ from typing import IO, Any
 
 import ir_measures
 
-from ..errors import DataError
+from ..errors import DataError, UsageError
 from ..files import read_jsonl
 
 #: qid -> docid -> grade
@@ -42,6 +42,8 @@ def _read_text(source: str | Path | IO[str]) -> tuple[str, str]:
     try:
         with open(source, encoding="utf-8-sig") as handle:
             return handle.read(), str(source)
+    except FileNotFoundError as exc:
+        raise UsageError(f"input path not found: {source}") from exc
     except OSError as exc:
         raise DataError(f"cannot read {source}: {exc.strerror or exc}") from exc
 
@@ -161,7 +163,7 @@ def load_build(root: str | Path, *, need: Iterable[str] = ("corpus", "qrels")) -
     """Read a build folder (see docs/formats.md); files named in ``need`` must exist."""
     folder = Path(root)
     if not folder.is_dir():
-        raise DataError(f"{folder} is not a build folder")
+        raise UsageError(f"{folder} is not a build folder")
     files = {
         "corpus": folder / "corpus.jsonl",
         "golden": folder / "golden.jsonl",
@@ -170,7 +172,7 @@ def load_build(root: str | Path, *, need: Iterable[str] = ("corpus", "qrels")) -
     }
     for name in need:
         if not files[name].exists():
-            raise DataError(f"{files[name]} is missing")
+            raise UsageError(f"{folder} is not a build folder: {files[name].name} is missing")
     build = BuildSet(root=folder)
     if files["corpus"].exists():
         build.corpus = list(read_jsonl(files["corpus"]))

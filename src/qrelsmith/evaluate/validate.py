@@ -13,7 +13,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from ..errors import DataError
+from ..errors import UsageError
 from ..files import read_jsonl
 from ..models import Problem
 from .runs import iter_lines, read_queries_tsv
@@ -74,7 +74,7 @@ def validate_build(root: str | Path) -> list[Problem]:
     """All problems of the build folder at ``root`` (empty list: the set can be trusted)."""
     folder = Path(root)
     if not folder.is_dir():
-        raise DataError(f"{folder} is not a build folder")
+        raise UsageError(f"{folder} is not a build folder")
     problems: list[Problem] = []
     for name in ("corpus.jsonl", "qrels.trec", "queries.tsv"):
         if not (folder / name).exists():
