@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from qrelsmith.audit.sample import (
     allocate,
     draw_sample,
@@ -88,3 +91,26 @@ def test_oversample_factors_can_be_changed() -> None:
     assert allocate(populations, 40)["plain"] < 34
     drawn = draw_sample(population(), 40, seed=0, low_score=75.0, oversample=even)
     assert drawn.strata != draw_sample(population(), 40, seed=0, low_score=75.0).strata
+
+
+def test_load_build_reads_only_the_wanted_articles(tmp_path: Path) -> None:
+
+    from qrelsmith.audit.loading import load_build
+
+    records = [
+        {"id": f"{a}#{n}", "article_id": a, "path": a, "url": None, "title": "t", "heading": "h", "text": "x"}
+        for a in ("ja/ポート.html", 'q"uote.html', "other.html")
+        for n in range(2)
+    ]
+    for name, ascii_only in (("pretty", False), ("escaped", True)):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "corpus.jsonl").write_text(
+            "".join(json.dumps(r, ensure_ascii=ascii_only, separators=(", ", ": ")) + "\n" for r in records),
+            encoding="utf-8",
+        )
+        (folder / "golden.jsonl").write_text("", encoding="utf-8")
+        build = load_build(folder, only_articles={"ja/ポート.html", 'q"uote.html'})
+        assert [r.id for r in build.corpus] == ["ja/ポート.html#0", "ja/ポート.html#1", 'q"uote.html#0', 'q"uote.html#1']
+        assert load_build(folder, only_articles=()).corpus == []
+        assert len(load_build(folder).corpus) == 6

@@ -10,7 +10,7 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -70,15 +70,21 @@ def write_jsonl(path: str | Path, records: Iterable[Any]) -> int:
     return count
 
 
-def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
-    """Yield the objects of a JSON-lines file; a bad line raises DataError naming it."""
+def read_jsonl(
+    path: str | Path, maybe: Callable[[str], bool] | None = None
+) -> Iterator[dict[str, Any]]:
+    """Yield the objects of a JSON-lines file; a bad line raises DataError naming it.
+
+    ``maybe`` is a cheap test on the raw line: lines it rejects are not even parsed (it must
+    never reject a line the caller wants).
+    """
     try:
         handle = open(path, encoding="utf-8-sig")  # noqa: SIM115 - closed by the with below
     except OSError as exc:
         raise DataError(f"cannot read {path}: {exc.strerror or exc}") from exc
     with handle:
         for number, line in enumerate(handle, 1):
-            if not line.strip():
+            if not line.strip() or (maybe is not None and not maybe(line)):
                 continue
             try:
                 value = json.loads(line)

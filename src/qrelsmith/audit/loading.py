@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +22,9 @@ AUDIT_FOLDER = "audit"
 SAMPLE_FILE = "sample.json"
 
 RecordT = TypeVar("RecordT", bound=BaseModel)
+
+_JSON_STRING = r'"(?:[^"\\]|\\.)*"'
+_ARTICLE_ID = re.compile(r'\{"id": ' + _JSON_STRING + r', "article_id": "((?:[^"\\]|\\.)*)"')
 
 
 @dataclass(frozen=True)
@@ -46,10 +51,13 @@ class Build:
 
 
 def _read_records(
-    path: Path, model: type[RecordT], keep: Callable[[dict[str, Any]], bool] | None = None
+    path: Path,
+    model: type[RecordT],
+    keep: Callable[[dict[str, Any]], bool] | None = None,
+    maybe: Callable[[str], bool] | None = None,
 ) -> list[RecordT]:
     records = []
-    for number, value in enumerate(read_jsonl(path), 1):
+    for number, value in enumerate(read_jsonl(path, maybe), 1):
         if keep is not None and not keep(value):
             continue
         try:
@@ -77,8 +85,22 @@ def load_build(folder: str | Path, only_articles: Collection[str] | None = None)
     if missing:
         raise UsageError(f"{root} is not a build folder (no {' or '.join(missing)})")
     wanted = None if only_articles is None else frozenset(only_articles)
-    keep = None if wanted is None else (lambda value: value.get("article_id") in wanted)
-    corpus = _read_records(root / CORPUS, CorpusRecord, keep)
+    if wanted is None:
+        corpus = _read_records(root / CORPUS, CorpusRecord)
+    else:
+        # Read the article id off the start of the raw line (as corpus.jsonl is written) and
+        # parse only the lines of wanted articles; a line of another shape is parsed and
+        # checked like any other.
+        needles = {json.dumps(a, ensure_ascii=flag)[1:-1] for a in wanted for flag in (False, True)}
+
+        def keep(value: dict[str, Any]) -> bool:
+            return value.get("article_id") in wanted
+
+        def maybe(line: str) -> bool:
+            found = _ARTICLE_ID.match(line)
+            return found is None or found.group(1) in needles
+
+        corpus = _read_records(root / CORPUS, CorpusRecord, keep, maybe)
     queries = _read_records(root / GOLDEN, GoldenQuery)
     return Build(root, corpus, queries, file_sha256(root / GOLDEN))
 
