@@ -93,12 +93,15 @@ def parse_html(
 
 def find_root(document: Element, selectors: list[str]) -> Element:
     """The first element matching the first selector that matches; the document otherwise."""
+    if selectors and all(_PLAIN_TAG.match(css) for css in selectors):
+        # One walk for all plain tags ("article", "main", "body"), not one walk per selector.
+        first: dict[str, Element] = {}
+        for candidate in document.iter(*selectors):
+            first.setdefault(str(candidate.tag), candidate)
+            if candidate.tag == selectors[0]:
+                break
+        return next((first[css] for css in selectors if css in first), document)
     for css in selectors:
-        if _PLAIN_TAG.match(css):  # "article": stop at the first, no list of every match
-            first: Element | None = next(document.iter(css), None)
-            if first is not None:
-                return first
-            continue
         found = _selector(css)(document)
         if found:
             element: Element = found[0]
