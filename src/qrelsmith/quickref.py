@@ -147,15 +147,17 @@ def _role_regex(
     return regex, [(k, role_of[k]) for k in ordered]
 
 
+def _keywords(options: BuildOptions) -> tuple[tuple[str, ...], ...]:
+    return (
+        tuple(options.query_headers),
+        tuple(options.answer_headers),
+        tuple(options.reference_headers),
+    )
+
+
 def header_roles(cells: Sequence[Cell], options: BuildOptions) -> dict[str, int]:
     """Role -> column from header keywords; the longest keyword decides a cell's role."""
-    regex, groups = _role_regex(
-        (
-            tuple(options.query_headers),
-            tuple(options.answer_headers),
-            tuple(options.reference_headers),
-        )
-    )
+    regex, groups = _role_regex(_keywords(options))
     roles: dict[str, int] = {}
     for column, cell in enumerate(cells):
         text = unicodedata.normalize("NFKC", cell.text).casefold()
@@ -282,12 +284,19 @@ def table_name(table: Element, header: Sequence[Cell]) -> str:
     return default_name(header)
 
 
-def _header_cells(table: Element) -> list[Cell]:
-    """The first row's cells, text only: enough to read the column roles cheaply."""
+def _header_cells(table: Element, options: BuildOptions) -> list[Cell]:
+    """The first row's cells, text only, when the row names a query and a reference role at
+    all (one regex pass over the row: most tables of a docs page stop here)."""
     rows = _ROWS(table)
     if len(rows) < 2:
         return []
     cells = _CELLS(rows[0])
+    regex, groups = _role_regex(_keywords(options))
+    row_text = " ".join(fold_space("".join(c.itertext())) for c in cells)
+    row_text = unicodedata.normalize("NFKC", row_text).casefold()
+    named = {groups[m.lastindex - 1][1] for m in regex.finditer(row_text) if m.lastindex}
+    if not {"query", "reference"} <= named:
+        return []
     return [Cell(text_of(c), (), c.tag == "th") for c in cells]
 
 
@@ -322,7 +331,7 @@ def find_table(
     found: tuple[Element, list[list[Cell]], dict[str, int], int, Detection] | None
     found = None
     for table in root.iter("table"):
-        roles = header_roles(_header_cells(table), options)
+        roles = header_roles(_header_cells(table, options), options)
         if "query" in roles and "reference" in roles:
             grid, head_rows = table_grid(table)
             found = (table, grid, roles, max(head_rows, 1), "headers")
