@@ -19,11 +19,6 @@ def article_of_qid(qid: str) -> str:
     return qid.rsplit("#q", 1)[0]
 
 
-def article_of_section(section_id: str) -> str:
-    """The article id inside a section id ``<article_id>#<n>``."""
-    return section_id.rsplit("#", 1)[0]
-
-
 def sections_by_article(corpus: Iterable[CorpusRecord]) -> dict[str, list[str]]:
     """Section ids of each article, in corpus order."""
     grouped: dict[str, list[str]] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -130,8 +130,3 @@ def load_sample(build: Build) -> AuditSample:
 def articles_of(sample: AuditSample) -> set[str]:
     """The articles a sample's queries come from."""
     return {article_of_qid(row.qid) for row in sample.rows}
-
-
-def sampled_queries(build: Build, sample: AuditSample) -> Sequence[GoldenQuery]:
-    """The golden queries of the sample, in sample order."""
-    return [build.by_qid[row.qid] for row in sample.rows]

@@ -53,17 +53,6 @@ def _warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
 
 
-def _write_text(target: str, text: str) -> None:
-    if target == "-":
-        sys.stdout.write(text)
-    else:
-        with atomic_open(target) as handle:
-            handle.write(text)
-
-
-# --------------------------------------------------------------------------- baseline
-
-
 def _ngrams(text: str) -> tuple[int, int]:
     from .baseline import parse_ngrams
 

@@ -9,7 +9,6 @@ when present, hold the same corpus ids, queries and qrels rows as the TREC files
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
@@ -188,8 +187,3 @@ def format_problem(problem: Problem) -> str:
     """``file:line: kind: message`` for people."""
     where = f"{problem.file}:{problem.line}" if problem.line else problem.file
     return f"{where}: {problem.kind}: {problem.message}"
-
-
-def problem_json(problem: Problem) -> str:
-    """One problem as a JSON line."""
-    return json.dumps(problem.model_dump(), ensure_ascii=False)
