@@ -46,13 +46,20 @@ def test_a_changed_key_is_dumped_and_loads_back(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "text",
     ["[audit]\noversample = {risky = 2}\n", "[audit]\noversample = {fuzzy = 0}\n",
-     "[baseline]\nngrams = [3, 2]\n", "[eval]\nmeasures = []\n", "[eval]\ngains = \"log\"\n"],
+     "[baseline]\nngrams = [3, 2]\n", "[eval]\nmeasures = []\n", "[eval]\ngains = \"log\"\n",
+     "[build]\ndrop_tags = [\"div.sidebar\"]\n", "[build]\ndrop_tags = [\"*\"]\n"],
 )
 def test_bad_values_are_usage_errors(tmp_path: Path, text: str) -> None:
     path = tmp_path / "bad.toml"
     path.write_text(text)
     with pytest.raises(UsageError):
         load_config(path)
+
+
+def test_drop_tags_are_lower_cased(tmp_path: Path) -> None:
+    path = tmp_path / "site.toml"
+    path.write_text('[build]\ndrop_tags = ["PRE", " Nav ", "my-widget"]\n')
+    assert load_config(path).build.drop_tags == ["pre", "nav", "my-widget"]
 
 
 def test_eval_reads_the_config_and_flags_override_it(

@@ -49,6 +49,47 @@ def test_anchors_belong_to_their_section() -> None:
     assert article.sections[1].anchors == ["second"]
 
 
+def test_a_build_reads_anchors_only_where_a_table_needs_them() -> None:
+    assert all(not s.anchors for s in parse_article(PAGE, "a.html", anchors=None).sections)
+    assert parse_article(PAGE, "a.html", anchors=False).sections[0].anchors == []
+    linked = PAGE.replace(
+        "<p>Intro text before any H2.</p>",
+        "<table><tr><th>Question</th><th>Section</th></tr>"
+        "<tr><td>Where?</td><td><a href='#sub'>Detail</a></td></tr></table>",
+    )
+    article = parse_article(linked, "a.html", anchors=None)
+    assert article.table is not None
+    assert article.sections[0].anchors == ["one", "sub"]
+
+
+def test_an_anchor_with_both_id_and_name_gives_both() -> None:
+    page = "<body><h2>One</h2><p><a id='x' name='y'>here</a></p><h2>Two</h2><p>t</p></body>"
+    assert parse_article(page, "p.html").sections[0].anchors == ["x", "y"]
+
+
+def test_dropped_elements_lose_their_headings_tables_and_text() -> None:
+    page = """<body><article><h1>Title<button>Copy link</button></h1>
+    <nav><h2>On this page</h2><table><tr><th>Question</th><th>Section</th></tr>
+    <tr><td>Where?</td><td>Two</td></tr></table></nav>
+    <h2>One<button>#</button></h2><p>first <svg><text>icon</text></svg>text</p>
+    <aside><h2>Related</h2></aside>
+    <h2>Two</h2><p>second</p></article></body>"""
+    article = parse_article(page, "d.html")
+    assert article.table is None  # the table inside <nav> is page chrome
+    assert [(s.id, s.heading, s.text) for s in article.sections] == [
+        ("d.html#0", "One", "first text"),
+        ("d.html#1", "Two", "second"),
+    ]
+
+
+def test_a_root_that_is_a_drop_tag_still_gives_its_text() -> None:
+    page = "<body><aside><h2>Kept</h2><p>text <nav>menu</nav></p></aside></body>"
+    options = BuildOptions(article_selectors=["aside"])
+    assert [(s.heading, s.text) for s in parse_article(page, "r.html", options).sections] == [
+        ("Kept", "text")
+    ]
+
+
 def test_section_level_is_configurable() -> None:
     article = parse_article(PAGE, "a.html", BuildOptions(section_level=3))
     assert [s.heading for s in article.sections] == ["Detail"]

@@ -22,20 +22,35 @@ def parse_article(
     article_id: str | None = None,
     url: str | None = None,
     http_charset: str | None = None,
+    anchors: bool | None = True,
 ) -> Article:
-    """Parse one page into an Article. Raises DataError for a page that must be skipped."""
+    """Parse one page into an Article. Raises DataError for a page that must be skipped.
+
+    ``anchors`` says whether the sections list the element ids inside them: always (True),
+    never (False) or only when the article has a quick-reference table (None), whose in-page
+    links they resolve; reading them makes the text pass about 40% dearer, and a build over a
+    crawl passes None.
+    """
     if isinstance(options, Config):
         options = options.build
     options = options or BuildOptions()
     identifier = article_id if article_id is not None else (path or url or "article")
     page = parse_html(html, options, http_charset)
     level = options.section_level
-    found = find_table(page.root, options, lambda: heading_outline(page.root, identifier, level))
+    drop = options.drop_tags
+
+    def outline() -> HeadingIndex:
+        return heading_outline(page.root, identifier, level, drop)
+
+    found = find_table(page.root, options, outline)
     table = None
     if found is not None:
         table, element = found
         remove_element(element)  # the table's text must never reach a section: it holds the answers
-    sections, excluded = split_sections(page.root, identifier, level, options.excluded_headings)
+    with_ids = anchors if anchors is not None else table is not None
+    sections, excluded = split_sections(
+        page.root, identifier, level, options.excluded_headings, drop, anchors=with_ids
+    )
     return Article(
         id=identifier,
         path=path,

@@ -102,6 +102,7 @@ def process_page(page: Page, config: Config) -> PageResult:
             article_id=page.article_id,
             url=page.url,
             http_charset=page.http_charset,
+            anchors=None,  # ids only where a table's links need them
         )
         queries, rejected = article_queries(article, config.build)
     except DataError as exc:

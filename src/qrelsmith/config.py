@@ -19,6 +19,7 @@ from ``patterns.py``. Example ``site.toml``::
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -33,6 +34,7 @@ from pydantic import (
 
 from . import patterns
 from .errors import UsageError
+from .patterns import TAG_NAME
 
 Method = Literal["bm25", "tfidf"]
 Gains = Literal["linear", "exp"]
@@ -60,6 +62,18 @@ class BuildOptions(_Options):
     encoding: str | None = Field(
         default=None, description="force this encoding instead of detecting it"
     )
+
+
+    @field_validator("drop_tags", mode="before")
+    @classmethod
+    def _tag_names(cls, value: Any) -> Any:
+        if not isinstance(value, list | tuple):
+            return value
+        tags = [tag.strip().lower() if isinstance(tag, str) else tag for tag in value]
+        bad = [tag for tag in tags if not isinstance(tag, str) or not re.match(TAG_NAME, tag)]
+        if bad:
+            raise ValueError(f"{bad[0]!r} is not an HTML tag name (drop_tags takes tag names)")
+        return tags
 
 
 class AuditOptions(_Options):

@@ -21,7 +21,7 @@ RULE_ORDER: tuple[MatchRule, ...] = ("anchor", "exact", "contains", "fuzzy")
 class Record(BaseModel):
     """Base for all records: immutable, no unknown fields."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 # --------------------------------------------------------------------------- parsed article
@@ -36,7 +36,9 @@ class Section(Record):
     heading: str
     subheadings: list[str] = Field(default_factory=list, description="H3+ headings inside")
     anchors: list[str] = Field(
-        default_factory=list, description="element ids inside the section (heading first)"
+        default_factory=list,
+        description="element ids inside the section (heading first); a build reads them only "
+        "for an article with a quick-reference table, whose in-page links they resolve",
     )
     text: str = Field(description="section text: tags removed, code dropped, whitespace folded")
 

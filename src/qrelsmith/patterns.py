@@ -38,6 +38,10 @@ DROP_TAGS: tuple[str, ...] = (
     "pre",
 )
 
+#: What a drop tag must look like: an HTML tag name as the parser gives it (lower case; custom
+#: elements have "-"), not a CSS selector.
+TAG_NAME = r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"
+
 #: The heading level sections are split at (H2). H3 and deeper belong to their H2.
 SECTION_LEVEL = 2
 

@@ -21,7 +21,7 @@ from . import patterns
 from .config import BuildOptions
 from .matching import HeadingIndex, Target
 from .models import QuickRefRow, QuickRefTable
-from .parse import Element
+from .parse import Element, cleaned, dropped
 from .sections import BLOCK_TAGS, heading_level
 from .text import fold_space, heading_key, text_of
 
@@ -168,16 +168,20 @@ def header_roles(cells: Sequence[Cell], options: BuildOptions) -> dict[str, int]
     return roles
 
 
-def heading_outline(root: Element, article_id: str, level: int) -> HeadingIndex:
+def heading_outline(
+    root: Element, article_id: str, level: int, drop_tags: Sequence[str] = patterns.DROP_TAGS
+) -> HeadingIndex:
     """A cheap index of the article's headings (no section text), for recognising tables."""
     targets: list[Target] = []
     count = -1
     for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+        if dropped(element, drop_tags):
+            continue
         rank = heading_level(element.tag)
         if rank == level:
             count += 1
         if rank >= level and count >= 0:
-            text = text_of(element)
+            text = text_of(cleaned(element, drop_tags))
             targets.append(Target(f"{article_id}#{count}", text, heading_key(text)))
     return HeadingIndex(targets)
 
@@ -267,7 +271,9 @@ def _label(element: Element) -> str | None:
     return None
 
 
-def table_name(table: Element, header: Sequence[Cell]) -> str:
+def table_name(
+    table: Element, header: Sequence[Cell], drop_tags: Sequence[str] = patterns.DROP_TAGS
+) -> str:
     """The caption, else a label right before the table (or its wrapper), else a default."""
     caption = table.find("caption")
     if caption is not None and text_of(caption):
@@ -275,7 +281,9 @@ def table_name(table: Element, header: Sequence[Cell]) -> str:
     node: Element | None = table
     while node is not None:
         previous = node.getprevious()
-        while previous is not None and not isinstance(previous.tag, str):
+        while previous is not None and (
+            not isinstance(previous.tag, str) or previous.tag in drop_tags
+        ):
             previous = previous.getprevious()
         if previous is not None:
             return _label(previous) or default_name(header)
@@ -290,7 +298,7 @@ def _header_cells(table: Element, options: BuildOptions) -> list[Cell]:
     rows = _ROWS(table)
     if len(rows) < 2:
         return []
-    cells = _CELLS(rows[0])
+    cells = _CELLS(cleaned(rows[0], options.drop_tags))
     regex, groups = _role_regex(_keywords(options))
     row_text = " ".join(fold_space("".join(c.itertext())) for c in cells)
     row_text = unicodedata.normalize("NFKC", row_text).casefold()
@@ -300,22 +308,24 @@ def _header_cells(table: Element, options: BuildOptions) -> list[Cell]:
     return [Cell(text_of(c), (), c.tag == "th") for c in cells]
 
 
-def _near_top(root: Element, level: int) -> list[Element]:
-    """Tables before the second split heading: the intro, or a first "Quick reference" section.
-
-    Recognising a table by its cells costs a match per cell; docs pages carry many data tables
-    further down, which an author's quick-reference table never is.
+def _tables(root: Element, options: BuildOptions) -> tuple[list[Element], int]:
+    """The article's tables outside dropped elements, in document order (one walk), and how
+    many of them come before the second split heading: the intro, or a first "Quick
+    reference" section. Recognising a table by its cells costs a match per cell; docs pages
+    carry many data tables further down, which an author's quick-reference table never is.
     """
-    found = []
-    seen = 0
-    for element in root.iter("table", f"h{level}"):
+    tables: list[Element] = []
+    near_top = 0
+    headings = 0
+    for element in root.iter("table", f"h{options.section_level}"):
+        if dropped(element, options.drop_tags):
+            continue
         if element.tag == "table":
-            found.append(element)
+            tables.append(element)
+            near_top += headings < patterns.QUICKREF_MAX_SECTION
         else:
-            seen += 1
-            if seen == patterns.QUICKREF_MAX_SECTION:
-                break
-    return found
+            headings += 1
+    return tables, near_top
 
 
 def find_table(
@@ -330,17 +340,19 @@ def find_table(
     """
     found: tuple[Element, list[list[Cell]], dict[str, int], int, Detection] | None
     found = None
-    for table in root.iter("table"):
+    tables, near_top = _tables(root, options)
+    for table in tables:
         roles = header_roles(_header_cells(table, options), options)
         if "query" in roles and "reference" in roles:
-            grid, head_rows = table_grid(table)
+            grid, head_rows = table_grid(cleaned(table, options.drop_tags))
             found = (table, grid, roles, max(head_rows, 1), "headers")
             break
     if found is None:
         index: HeadingIndex | None = None
-        for table in _near_top(root, options.section_level):
+        for table in tables[:near_top]:
             if len(_ROWS(table)) < patterns.MIN_TABLE_ROWS:  # navigation bars: too few rows
                 continue
+            cleaned(table, options.drop_tags)
             rough, head_rows = table_grid(table, rough_cell_of, patterns.RECOGNITION_ROWS)
             index = index or outline()
             recognised = _by_headings(rough, head_rows, index, options)
@@ -371,6 +383,9 @@ def find_table(
         )
     header = grid[start - 1] if start > 0 else []
     model = QuickRefTable(
-        name=table_name(table, header), columns=roles, detected_by=detected_by, rows=rows
+        name=table_name(table, header, options.drop_tags),
+        columns=roles,
+        detected_by=detected_by,
+        rows=rows,
     )
     return model, table
