@@ -101,3 +101,27 @@ def test_fuzzy_resemblance_is_no_evidence_for_recognising_a_table() -> None:
     <tr><td>b</td><td>y</td><td>Creating venvs</td></tr>
     <tr><td>c</td><td>z</td><td>Pinning version</td></tr></table>{HEADINGS}</article>"""
     assert parse_article(page, "x.html").table is None
+
+
+def test_layout_tables_are_not_read_as_headers() -> None:
+    # A layout table puts the page in its first row: too long to be a header row, even when
+    # the header keywords occur in it.
+    prose = "Question and answer section details. " * 30
+    layout = f"<table><tr><td>{prose}</td><td>Section</td></tr><tr><td>x</td><td>y</td></tr>"
+    layout += "</table>"
+    one_row = "<table><tr><th>Question</th><th>Section</th></tr></table>"
+    for table in (layout, one_row):
+        article = parse_article(f"<article>{table}{HEADINGS}</article>", "l.html")
+        assert article.table is None
+
+
+def test_rows_wrapped_in_other_markup_are_not_the_tables() -> None:
+    # libxml2 keeps <div>/<form> wrappers inside a table; such rows were never read as the
+    # table's (<form> is even dropped), and the page keeps its sections.
+    for wrapper in ("div", "form"):
+        page = f"""<article><table><{wrapper}><tr><th>Question</th><th>Section</th></tr>
+        <tr><td>Where do I pin?</td><td>Pin versions</td></tr></{wrapper}></table>
+        {HEADINGS}</article>"""
+        article = parse_article(page, "w.html")
+        assert article.table is None
+        assert len(article.sections) == 3

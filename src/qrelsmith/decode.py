@@ -9,8 +9,6 @@ from __future__ import annotations
 import codecs
 import re
 
-from charset_normalizer import from_bytes
-
 from .errors import DataError
 
 #: How far into the page the <meta charset> prescan looks (the HTML standard says 1024 bytes;
@@ -93,6 +91,8 @@ def sniff(
         # A page that declares UTF-16 but has no BOM is ASCII-compatible in practice.
         if candidate and not candidate.startswith("utf_16") and _decodes(data, candidate):
             return candidate, 0
+    from charset_normalizer import from_bytes  # rarely needed: imported when it is
+
     best = from_bytes(data).best()
     if best is None or best.encoding is None:
         raise DataError("cannot detect the text encoding")

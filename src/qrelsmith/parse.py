@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from lxml import etree
-from lxml.cssselect import CSSSelector
 from lxml.etree import _Element as Element
 
 from .config import BuildOptions
@@ -39,7 +38,9 @@ class ParsedPage:
 
 
 @lru_cache(maxsize=64)
-def _selector(css: str) -> CSSSelector:
+def _selector(css: str) -> etree.XPath:
+    from lxml.cssselect import CSSSelector  # only for selectors that are not plain tags
+
     return CSSSelector(css, translator="html")
 
 

@@ -165,6 +165,10 @@ DEFAULT_TABLE_NAMES: dict[str, str] = {
 #: longer than this is prose, not a table name.
 TABLE_LABEL_MAX_CHARS = 40
 
+#: A header row with more text than this is not one: layout tables put a whole page in their
+#: first row, and matching the header keywords over it costs more than parsing the page.
+HEADER_ROW_MAX_CHARS = 1000
+
 #: Without recognisable headers, a column is the reference column when at least this share of
 #: its cells name a heading of the article (by link, equality or containment; see
 #: quickref._by_headings), over at least MIN_TABLE_ROWS rows. Half is the point where chance

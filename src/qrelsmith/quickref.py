@@ -52,6 +52,7 @@ def _links(element: Element) -> tuple[tuple[str, ...], bool]:
 
 
 _ROWS = etree.XPath("./tr|./thead/tr|./tbody/tr|./tfoot/tr")
+_ROW_GROUPS = ("thead", "tbody", "tfoot")
 _HEAD_ROWS = etree.XPath("./thead/tr")
 _CELLS = etree.XPath("./td|./th")
 _LINKS = etree.XPath(".//a/@href")
@@ -292,15 +293,34 @@ def table_name(
     return default_name(header)
 
 
+def _first_row(table: Element) -> Element | None:
+    """The table's own first row (as ``_ROWS`` counts rows), found without an XPath query when
+    it sits where rows belong: a nested table's rows come after it, inside one of its cells."""
+    row = next(table.iter("tr"), None)
+    if row is None:
+        return None
+    parent = row.getparent()
+    if parent is table or (
+        parent is not None and parent.tag in _ROW_GROUPS and parent.getparent() is table
+    ):
+        return row
+    rows = _ROWS(table)  # rows wrapped in other markup are not the table's: ask XPath
+    return rows[0] if rows else None
+
+
 def _header_cells(table: Element, options: BuildOptions) -> list[Cell]:
     """The first row's cells, text only, when the row names a query and a reference role at
     all (one regex pass over the row: most tables of a docs page stop here)."""
-    rows = _ROWS(table)
-    if len(rows) < 2:
+    row = _first_row(table)
+    if row is None or (
+        next(row.itersiblings("tr"), None) is None and len(_ROWS(table)) < 2
+    ):  # a table of one row has no data
         return []
-    cells = _CELLS(cleaned(rows[0], options.drop_tags))
-    regex, groups = _role_regex(_keywords(options))
+    cells = [c for c in cleaned(row, options.drop_tags) if c.tag in ("td", "th")]
     row_text = " ".join(fold_space("".join(c.itertext())) for c in cells)
+    if len(row_text) > patterns.HEADER_ROW_MAX_CHARS:
+        return []
+    regex, groups = _role_regex(_keywords(options))
     row_text = unicodedata.normalize("NFKC", row_text).casefold()
     named = {groups[m.lastindex - 1][1] for m in regex.finditer(row_text) if m.lastindex}
     if not {"query", "reference"} <= named:
@@ -318,9 +338,12 @@ def _tables(root: Element, options: BuildOptions) -> tuple[list[Element], int]:
     near_top = 0
     headings = 0
     for element in root.iter("table", f"h{options.section_level}"):
-        if dropped(element, options.drop_tags):
+        is_table = element.tag == "table"
+        if (is_table or headings < patterns.QUICKREF_MAX_SECTION) and dropped(
+            element, options.drop_tags
+        ):
             continue
-        if element.tag == "table":
+        if is_table:
             tables.append(element)
             near_top += headings < patterns.QUICKREF_MAX_SECTION
         else:
@@ -381,7 +404,7 @@ def find_table(
                 reference_anchors=list(reference.anchors) if reference else [],
             )
         )
-    header = grid[start - 1] if start > 0 else []
+    header = grid[start - 1] if 0 < start <= len(grid) else []
     model = QuickRefTable(
         name=table_name(table, header, options.drop_tags),
         columns=roles,
