@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from qrelsmith.audit.sample import (
     allocate,
     draw_sample,
@@ -12,6 +14,7 @@ from qrelsmith.audit.sample import (
     sample_summary,
     stratum_of,
 )
+from qrelsmith.errors import DataError
 from qrelsmith.models import GoldenQuery, Origin
 
 
@@ -102,15 +105,20 @@ def test_load_build_reads_only_the_wanted_articles(tmp_path: Path) -> None:
         for a in ("ja/ポート.html", 'q"uote.html', "other.html")
         for n in range(2)
     ]
-    for name, ascii_only in (("pretty", False), ("escaped", True)):
+    layouts = (("compact", False, (",", ":")), ("pretty", False, (", ", ": ")), ("escaped", True, None))
+    for name, ascii_only, separators in layouts:
         folder = tmp_path / name
         folder.mkdir()
+        # The last line is broken past its article id: it is never parsed unless asked for.
         (folder / "corpus.jsonl").write_text(
-            "".join(json.dumps(r, ensure_ascii=ascii_only, separators=(", ", ": ")) + "\n" for r in records),
+            "".join(json.dumps(r, ensure_ascii=ascii_only, separators=separators) + "\n" for r in records)
+            + json.dumps({"id": "other.html#9", "article_id": "other.html"}, separators=separators)[:-1]
+            + ',"path":BROKEN\n',
             encoding="utf-8",
         )
         (folder / "golden.jsonl").write_text("", encoding="utf-8")
         build = load_build(folder, only_articles={"ja/ポート.html", 'q"uote.html'})
         assert [r.id for r in build.corpus] == ["ja/ポート.html#0", "ja/ポート.html#1", 'q"uote.html#0', 'q"uote.html#1']
         assert load_build(folder, only_articles=()).corpus == []
-        assert len(load_build(folder).corpus) == 6
+        with pytest.raises(DataError, match="corpus.jsonl:7: not valid JSON"):
+            load_build(folder)

@@ -24,7 +24,10 @@ SAMPLE_FILE = "sample.json"
 RecordT = TypeVar("RecordT", bound=BaseModel)
 
 _JSON_STRING = r'"(?:[^"\\]|\\.)*"'
-_ARTICLE_ID = re.compile(r'\{"id": ' + _JSON_STRING + r', "article_id": "((?:[^"\\]|\\.)*)"')
+#: The article id at the start of a corpus.jsonl line, compact (as a build writes it) or not.
+_ARTICLE_ID = re.compile(
+    r'\{\s*"id"\s*:\s*' + _JSON_STRING + r'\s*,\s*"article_id"\s*:\s*("(?:[^"\\]|\\.)*")'
+)
 
 
 @dataclass(frozen=True)
@@ -91,14 +94,17 @@ def load_build(folder: str | Path, only_articles: Collection[str] | None = None)
         # Read the article id off the start of the raw line (as corpus.jsonl is written) and
         # parse only the lines of wanted articles; a line of another shape is parsed and
         # checked like any other.
-        needles = {json.dumps(a, ensure_ascii=flag)[1:-1] for a in wanted for flag in (False, True)}
-
         def keep(value: dict[str, Any]) -> bool:
             return value.get("article_id") in wanted
 
         def maybe(line: str) -> bool:
             found = _ARTICLE_ID.match(line)
-            return found is None or found.group(1) in needles
+            if found is None:
+                return True
+            try:
+                return json.loads(found.group(1)) in wanted
+            except json.JSONDecodeError:
+                return True
 
         corpus = _read_records(root / CORPUS, CorpusRecord, keep, maybe)
     queries = _read_records(root / GOLDEN, GoldenQuery)
