@@ -88,6 +88,7 @@ def _skip(result: PageResult, reason: str) -> PageResult:
 
 def process_page(page: Page, config: Config) -> PageResult:
     """Run the core on one page; any failure becomes a ``skipped`` entry, never an exception."""
+    page = page.loaded()
     result = PageResult(
         page.article_id, page.path, hashlib.sha256(page.data).hexdigest(), url=page.url
     )
@@ -144,6 +145,7 @@ def render_page(page: Page, config: Config) -> PageResult:
 
 def crashed_page(page: Page) -> PageResult:
     """The result of a page whose worker process died (a crash in C code, out of memory)."""
+    page = page.loaded()
     digest = hashlib.sha256(page.data).hexdigest()
     result = PageResult(page.article_id, page.path, digest, url=page.url)
     return _skip(result, "crashed the worker process")
@@ -267,7 +269,7 @@ def build_to(
         iter_pages(checked),
         workers or default_workers(),
         on_crash=crashed_page,
-        weight=lambda page: len(page.data),
+        weight=lambda page: len(page.data),  # 0 for a folder's pages: their workers read them
     )
     with SortedRuns(PageResult.order, PageResult.weight) as runs:
         for result in results:

@@ -14,7 +14,7 @@ import os
 import re
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email.message import Message
 from pathlib import Path
 from typing import IO
@@ -44,6 +44,9 @@ class Page:
 
     ``decoded`` marks bytes that are UTF-8 re-encoded from text that was already decoded (the
     ``html`` string of a JSONL line): the page's own charset declaration no longer applies.
+    A page of a folder names its ``file`` and is read by ``loaded()`` where it is processed:
+    a parallel build's workers read their own files, instead of the main process reading
+    every byte and sending it to them.
     """
 
     article_id: str
@@ -53,6 +56,18 @@ class Page:
     http_charset: str | None = None
     error: str | None = None
     decoded: bool = False
+    file: str | None = None
+
+    def loaded(self) -> Page:
+        """This page with its bytes read (or its ``error`` set) if they are still in its file."""
+        if self.file is None:
+            return self
+        try:
+            with open(self.file, "rb") as handle:
+                data = handle.read()
+        except OSError as exc:
+            return replace(self, file=None, error=f"unreadable: {exc.strerror or exc}")
+        return replace(self, data=data, file=None)
 
 
 def safe_id(text: str) -> str:
@@ -84,12 +99,8 @@ def url_id(url: str) -> str:
     return safe_id(location)
 
 
-def _read(path: Path, relative: str) -> Page:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return Page(safe_id(relative), relative, b"", error=f"unreadable: {exc.strerror or exc}")
-    return Page(safe_id(relative), relative, data)
+def _file_page(path: Path, relative: str) -> Page:
+    return Page(safe_id(relative), relative, b"", file=os.fspath(path))
 
 
 #: Files that mark a folder as a qrelsmith build: its audit.html is not a page of the crawl, so
@@ -118,12 +129,12 @@ def html_files(root: Path) -> list[tuple[str, Path]]:
 def read_folder(root: Path) -> Iterator[Page]:
     """Every page ``html_files`` finds below ``root``, in sorted path order."""
     for relative, full in html_files(root):
-        yield _read(full, relative)
+        yield _file_page(full, relative)
 
 
 def read_file(path: Path) -> Iterator[Page]:
     """One HTML file; its id is its file name."""
-    yield _read(path, path.name)
+    yield _file_page(path, path.name)
 
 
 def _media_type(content_type: str | None) -> tuple[str | None, str | None]:
