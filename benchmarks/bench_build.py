@@ -78,6 +78,35 @@ def run_floor_parallel(files: list[str]) -> int:
         return sum(pool.map(run_floor, [files[0::2], files[1::2]]))
 
 
+def run_core(files: list[str]) -> int:
+    """The build's per-page core (``render_page``: parse, sections, table, matching, output
+    lines) and the floor, page by page in turns in this one process: both see the same machine
+    speed, so their ratio holds still where separate runs drift. Prints both sums."""
+    import lxml.html
+
+    from qrelsmith.build import render_page
+    from qrelsmith.config import Config
+    from qrelsmith.ingest import Page
+
+    config = Config()
+    floor = core = 0.0
+    clock = time.process_time
+    for number, data in enumerate(_pages(files)):
+        page = Page(str(number), str(number), data)
+        for turn in (number % 2, 1 - number % 2):  # who goes first alternates
+            started = clock()
+            if turn:
+                document = lxml.html.document_fromstring(data)
+                sum(len(text) for text in document.itertext())
+                del document
+                floor += clock() - started
+            else:
+                render_page(page, config)
+                core += clock() - started
+    print(f"{floor:.3f} {core:.3f}")
+    return 0
+
+
 def run_bs4(files: list[str]) -> int:
     """BeautifulSoup over lxml, then its text."""
     from bs4 import BeautifulSoup
@@ -166,6 +195,7 @@ def run_trafilatura(files: list[str]) -> int:
 CONTENDERS: dict[str, Callable[[list[str]], int]] = {
     "floor": run_floor,
     "floor2": run_floor_parallel,
+    "core": run_core,
     "bs4": run_bs4,
     "langchain": run_langchain,
     "unstructured": run_unstructured,
@@ -395,6 +425,17 @@ def main(argv: list[str] | None = None) -> int:
                 f"speed-up on 2 processes (wall, median of rounds): floor {floor_up:.2f}x,"
                 f" build {build_up:.2f}x"
             )
+        core = subprocess.run(
+            [sys.executable, me, "--run", "core", str(list_file)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        floor_s, core_s = (float(x) for x in core.stdout.split())
+        print(
+            f"per-page core in turns with the floor, one process: floor {floor_s:.2f} s,"
+            f" build core {core_s:.2f} s: {core_s / floor_s:.2f}x"
+        )
         same = len(digests) == 1
         print(
             f"outputs identical for workers {args.workers} in {args.repeat} rounds: "
