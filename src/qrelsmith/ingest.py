@@ -16,6 +16,7 @@ import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from email.message import Message
+from functools import lru_cache
 from pathlib import Path
 from typing import IO
 from urllib.parse import urlsplit
@@ -137,8 +138,10 @@ def read_file(path: Path) -> Iterator[Page]:
     yield _file_page(path, path.name)
 
 
+@lru_cache(maxsize=1024)
 def _media_type(content_type: str | None) -> tuple[str | None, str | None]:
-    """(media type, charset) of a Content-Type header value."""
+    """(media type, charset) of a Content-Type header value (a crawl repeats a few values:
+    each is parsed once)."""
     if not content_type:
         return None, None
     message = Message()
