@@ -7,8 +7,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .audit import write_default_sample
-from .audit.sample import sample_summary
 from .build import build_to
 from .config import load_config
 from .errors import UsageError
@@ -98,6 +96,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--out {out} exists and is not a folder")
     progress = Progress(None, enabled=not args.quiet and sys.stderr.isatty())
     report = build_to(out, paths, config, workers=args.workers, progress=progress)
+    from .audit import write_default_sample  # the build's own imports stay lean
+    from .audit.sample import sample_summary
+
     sample = write_default_sample(out, config) if report.counts.queries else None
     if not args.quiet:
         print(summary(report, out), file=sys.stderr)

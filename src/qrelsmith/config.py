@@ -20,7 +20,6 @@ from ``patterns.py``. Example ``site.toml``::
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
@@ -161,6 +160,8 @@ def load_config(path: str | Path | None) -> Config:
     """Read a TOML config file; ``None`` gives the defaults. Bad files raise UsageError."""
     if path is None:
         return Config()
+    import tomllib  # only when there is a file to read
+
     try:
         with open(path, "rb") as handle:
             data: dict[str, Any] = tomllib.load(handle)

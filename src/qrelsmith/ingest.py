@@ -18,12 +18,13 @@ from dataclasses import dataclass, replace
 from email.message import Message
 from functools import lru_cache
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from warcio.archiveiterator import ArchiveIterator
-
 from .errors import UsageError
+
+if TYPE_CHECKING:
+    from warcio.archiveiterator import ArchiveIterator
 
 HTML_SUFFIXES = (".html", ".htm")
 
@@ -185,6 +186,8 @@ def read_warc(path: Path) -> Iterator[Page]:
     except OSError as exc:
         yield _error_page(path.name, f"unreadable: {exc.strerror or exc}")
         return
+    from warcio.archiveiterator import ArchiveIterator  # only for WARC input
+
     with handle:
         records = ArchiveIterator(handle)
         while True:
