@@ -172,3 +172,56 @@ def test_in_memory_build_survives_too(tmp_path: Path) -> None:
     assert [q.qid for q in result.queries][:1] == ["good.html#q0"]
     assert "nul.html" in {s.path for s in result.report.skipped}
     assert result.report.counts.articles + result.report.counts.skipped == 3
+
+
+#: Strings that make a backtracking regex quadratic: long runs of one character or token, each
+#: followed by something that ends a match attempt late.
+ADVERSARIAL = [
+    s * 20_000 + tail
+    for s in ("a", "-", " ", "<", "1.", "第1", "(1)", "\ue000", '"\\', "<meta ", ":", "#", "\t|")
+    for tail in ("", "x", "!")
+]
+
+
+class TooSlow(Exception):
+    pass
+
+
+def test_no_regex_of_ours_is_quadratic_on_long_runs() -> None:
+    # Every module-level pattern we compile, over 20,000 repeats of a token: a linear pattern
+    # takes milliseconds for all of them, a quadratic one (as "<meta[^>]+?charset" and the
+    # verdict list split were) tens of seconds for one. The alarm is a hang guard 100x above
+    # the linear time, not a speed measurement. The header keyword alternation only ever sees
+    # header rows of at most HEADER_ROW_MAX_CHARS, so it is left out.
+    import importlib
+    import re
+    import signal
+
+    names = ["text", "quickref", "sections", "decode", "parse", "matching", "patterns",
+             "ingest", "evaluate.check", "audit.loading", "audit.sheet", "audit.verdicts"]
+    patterns = [
+        (f"{name}.{attr}", value)
+        for name in names
+        for attr, value in vars(importlib.import_module(f"qrelsmith.{name}")).items()
+        if isinstance(value, re.Pattern)
+    ]
+    assert len(patterns) >= 20
+
+    def alarm(signum: int, frame: object) -> None:
+        raise TooSlow
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    try:
+        for name, pattern in patterns:
+            signal.setitimer(signal.ITIMER_REAL, 5.0)
+            try:
+                for text in ADVERSARIAL:
+                    data = text.encode("utf-8") if isinstance(pattern.pattern, bytes) else text
+                    pattern.search(data)
+                    pattern.sub(type(data)(), data)
+            except TooSlow:
+                raise AssertionError(f"{name} is quadratic on long runs") from None
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+    finally:
+        signal.signal(signal.SIGALRM, previous)

@@ -15,8 +15,10 @@ from .errors import DataError
 #: real pages put long <head>s first, so we look further, as browsers effectively do).
 PRESCAN_BYTES = 4096
 
+#: ``[^<>]``: a search never runs past the next tag (``[^>]`` made a page of unclosed ``<meta``
+#: tags cost quadratic time).
 _META_CHARSET = re.compile(
-    rb"""<meta[^>]+?charset\s*=\s*["']?\s*([a-zA-Z0-9_.:\-]+)""", re.IGNORECASE
+    rb"""<meta[^<>]+?charset\s*=\s*["']?\s*([a-zA-Z0-9_.:\-]+)""", re.IGNORECASE
 )
 
 _BOMS: tuple[tuple[bytes, str], ...] = (

@@ -32,7 +32,9 @@ NO_SECTION = "none"
 #: Japanese Windows, which saves Shift_JIS (cp932).
 CSV_ENCODINGS = ("utf-8-sig", "cp932")
 
-_LIST_SPLIT = re.compile(r"\s*(?:\||\r?\n)\s*")
+#: Between the sections of a list cell; the items are stripped after the split (white space
+#: around the separator inside the regex made a long run of spaces cost quadratic time).
+_LIST_SPLIT = re.compile(r"\||\r?\n")
 _NUMBERED = re.compile(r"#?(\d+)(?:\s+(.*))?", re.DOTALL)
 
 
@@ -180,7 +182,7 @@ def resolve_sections(
         try:
             return (resolve_section(value, sections, where, article),)
         except DataError:
-            items = [item for item in _LIST_SPLIT.split(value) if item]
+            items = [item.strip() for item in _LIST_SPLIT.split(value) if item.strip()]
     else:
         items = [item.strip() for item in value if item.strip()]
         if not items:
