@@ -151,6 +151,7 @@ def test_hostile_pages_cost_only_themselves(tmp_path: Path) -> None:
     report = json.loads((out / "report.json").read_text())
     skipped = {s["path"]: s["reason"] for s in report["skipped"]}
     assert skipped["junk.html"] == "binary data, not HTML"
+    assert skipped["deep.html"].startswith("HTML parser stopped at line 1: Excessive depth")
     assert skipped["gzipped.html"] == "binary data, not HTML"
     assert skipped["example.com/last"].startswith("truncated WARC record")
     golden = [json.loads(line) for line in (out / "golden.jsonl").read_text().splitlines()]
@@ -165,6 +166,20 @@ def test_hostile_pages_cost_only_themselves(tmp_path: Path) -> None:
     # every page is accounted for: built (a page without H2 has no corpus line) or skipped
     counts = report["counts"]
     assert counts["articles"] + counts["skipped"] == len(pages) + 1 + 6  # good.html, the WARC
+
+def test_nesting_libxml2_cannot_read_whole_skips_the_page() -> None:
+    # libxml2 reads 2,047 levels and silently drops everything after that: such a page must be
+    # reported, not built with its later sections missing.
+    def page(depth: int) -> bytes:
+        nested = "<div>" * depth + "deep text" + "</div>" * depth
+        return f"<body><h2>A</h2>{nested}<h2>B</h2><p>after</p></body>".encode()
+
+    deep = process_page(Page("d.html", "d.html", page(2_046)), CONFIG)
+    assert deep.skipped is None
+    assert [(r.heading, r.text) for r in deep.corpus] == [("A", "deep text"), ("B", "after")]
+    deeper = process_page(Page("d.html", "d.html", page(2_047)), CONFIG)
+    assert deeper.skipped is not None and "Excessive depth" in deeper.skipped.reason
+
 
 def test_in_memory_build_survives_too(tmp_path: Path) -> None:
     root = site(tmp_path / "site", {"deep.html": b"<div>" * 10_000, "nul.html": b"\x00" * 100})

@@ -93,6 +93,13 @@ def parse_html(
         raise DataError(f"unparsable HTML: {exc}") from exc
     if document is None:
         raise DataError("unparsable HTML: no document")
+    # libxml2 recovers from broken markup, but a fatal error (markup nested deeper than 2,047
+    # elements) ends its reading there, without an exception: the rest of the page would be
+    # lost without a word, so the page is skipped and the report says why.
+    fatal = parser.error_log.filter_from_fatals()
+    if fatal:
+        first = fatal[0]
+        raise DataError(f"HTML parser stopped at line {first.line}: {first.message.strip()}")
     root = find_root(document, options.article_selectors)
     return ParsedPage(root=root, title=_title(document, root), encoding=encoding)
 
