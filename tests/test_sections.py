@@ -98,3 +98,20 @@ def test_section_level_is_configurable() -> None:
 def test_root_selector_falls_back_to_body() -> None:
     article = parse_article("<html><body><h2>Only</h2><p>text</p></body></html>", "b.html")
     assert [(s.heading, s.text) for s in article.sections] == [("Only", "text")]
+
+
+def test_root_and_title_found_whatever_the_case_of_their_tags() -> None:
+    page = """<HTML><Head><TITLE>Site | Page</TITLE></Head><BODY><H1>Site header</H1>
+    <nav>menu</nav><MaIn><H1>Page title</H1><H2>Only</H2><P>kept</P></MaIn>
+    <H2>Outside</H2><p>not in the article</p></BODY></HTML>"""
+    article = parse_article(page, "c.html")
+    assert article.title == "Page title"
+    assert [(s.heading, s.text) for s in article.sections] == [("Only", "kept")]
+
+
+def test_a_page_without_body_or_title_tags_still_has_a_root_and_a_title() -> None:
+    article = parse_article("<h1>Bare</h1><h2>One</h2>text", "bare.html")
+    assert article.title == "Bare"
+    assert [(s.heading, s.text) for s in article.sections] == [("One", "text")]
+    untitled = parse_article("<h2>One</h2><p>text</p>", "untitled.html")
+    assert untitled.title == ""
