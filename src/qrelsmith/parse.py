@@ -44,22 +44,9 @@ def _selector(css: str) -> etree.XPath:
     return CSSSelector(css, translator="html")
 
 
-#: Elements libxml2 makes up when the page leaves them out: their start tag need not be in
-#: the page's bytes.
-_IMPLIED = frozenset(["html", "head", "body", "p"])
-
-
-def _absent(lowered: bytes | None, tag: str) -> bool:
-    """True when the page (its bytes, ASCII lower-cased) has no ``<tag`` start tag, so the tree
-    holds no such element: a byte search that spares a walk of the whole tree."""
-    return lowered is not None and tag not in _IMPLIED and b"<" + tag.encode() not in lowered
-
-
-def _title(document: Element, root: Element, lowered: bytes | None = None) -> str:
+def _title(document: Element, root: Element) -> str:
     """The article's H1, else the page's <title>, else any H1 (site headers carry one too)."""
     for element, tag in ((root, "h1"), (document, "title"), (document, "h1")):
-        if _absent(lowered, tag):
-            continue
         for found in element.iter(tag):
             text = text_of(found)
             if text:
@@ -113,28 +100,20 @@ def parse_html(
     if fatal:
         first = fatal[0]
         raise DataError(f"HTML parser stopped at line {first.line}: {first.message.strip()}")
-    lowered = raw.lower()  # HTML tag names are ASCII, case-insensitive
-    root = find_root(document, options.article_selectors, lowered)
-    return ParsedPage(root=root, title=_title(document, root, lowered), encoding=encoding)
+    root = find_root(document, options.article_selectors)
+    return ParsedPage(root=root, title=_title(document, root), encoding=encoding)
 
 
-def find_root(
-    document: Element, selectors: list[str], lowered: bytes | None = None
-) -> Element:
-    """The first element matching the first selector that matches; the document otherwise.
-
-    ``lowered`` (the page's bytes, lower-cased) lets plain tags the page never names be passed
-    over without walking the tree: most docs pages have no <article> or <main>.
-    """
+def find_root(document: Element, selectors: list[str]) -> Element:
+    """The first element matching the first selector that matches; the document otherwise."""
     if selectors and all(_PLAIN_TAG.match(css) for css in selectors):
         # One walk for all plain tags ("article", "main", "body"), not one walk per selector.
-        tags = [css for css in selectors if not _absent(lowered, css)]
         first: dict[str, Element] = {}
-        for candidate in document.iter(*tags) if tags else ():
+        for candidate in document.iter(*selectors):
             first.setdefault(str(candidate.tag), candidate)
-            if candidate.tag == tags[0]:
+            if candidate.tag == selectors[0]:
                 break
-        return next((first[css] for css in tags if css in first), document)
+        return next((first[css] for css in selectors if css in first), document)
     for css in selectors:
         found = _selector(css)(document)
         if found:
