@@ -240,3 +240,23 @@ def test_no_regex_of_ours_is_quadratic_on_long_runs() -> None:
                 signal.setitimer(signal.ITIMER_REAL, 0)
     finally:
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_page_over_the_time_limit_is_skipped_and_the_others_built(tmp_path: Path) -> None:
+    slow = b"<html><body><h2>Long</h2><p>" + b"word <b>bold</b> " * 600_000 + b"</p></body></html>"
+    quick = Config.model_validate({"build": {"page_timeout": 0.2}})
+    result = process_page(Page("slow.html", "slow.html", slow), quick)
+    assert result.skipped is not None
+    assert result.skipped.reason == "took longer than 0.2 s (build.page_timeout)"
+    assert process_page(Page("good.html", "good.html", REAL.encode()), quick).skipped is None
+    # in worker processes too, through the CLI and a config file
+    root = site(tmp_path / "site", {"slow.html": slow})
+    config = tmp_path / "site.toml"
+    config.write_text("[build]\npage_timeout = 0.2\n")
+    out = tmp_path / "out"
+    assert main(["build", str(root), "--out", str(out), "-q", "-j", "2", "-c", str(config)]) == EXIT_SKIPPED
+    report = json.loads((out / "report.json").read_text())
+    assert [(s["path"], s["reason"]) for s in report["skipped"]] == [
+        ("slow.html", "took longer than 0.2 s (build.page_timeout)")
+    ]
+    assert report["counts"]["articles"] == 1  # good.html

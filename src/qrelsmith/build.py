@@ -12,9 +12,12 @@ files and written in article-id order, so memory stays flat as the crawl grows.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import signal
 import statistics
 import sys
+import threading
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -81,6 +84,39 @@ class PageResult:
         return 512 + sum(map(sys.getsizeof, self.blocks)) + 512 * len(self.rejected)
 
 
+class PageTimeout(Exception):
+    """A page took longer than ``build.page_timeout``."""
+
+
+@contextlib.contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Raise PageTimeout in the block after ``seconds`` of wall time.
+
+    A SIGALRM timer, so only in the main thread on Unix (a worker process's, or the CLI's);
+    elsewhere, and for 0, there is no limit. The previous handler is put back. Regexes and
+    Python loops are interrupted where they are; a libxml2 call finishes first (its work is
+    linear in the page).
+    """
+    if (
+        seconds <= 0
+        or not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise PageTimeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _skip(result: PageResult, reason: str) -> PageResult:
     result.skipped = Skipped(path=result.path, reason=reason[:REASON_CHARS])
     return result
@@ -94,18 +130,22 @@ def process_page(page: Page, config: Config) -> PageResult:
     )
     if page.error:
         return _skip(result, page.error)
+    timeout = config.build.page_timeout
     try:
-        html: bytes | str = page.data.decode("utf-8") if page.decoded else page.data
-        article = parse_article(
-            html,
-            page.path,
-            config.build,
-            article_id=page.article_id,
-            url=page.url,
-            http_charset=page.http_charset,
-            anchors=None,  # ids only where a table's links need them
-        )
-        queries, rejected = article_queries(article, config.build)
+        with deadline(timeout):
+            html: bytes | str = page.data.decode("utf-8") if page.decoded else page.data
+            article = parse_article(
+                html,
+                page.path,
+                config.build,
+                article_id=page.article_id,
+                url=page.url,
+                http_charset=page.http_charset,
+                anchors=None,  # ids only where a table's links need them
+            )
+            queries, rejected = article_queries(article, config.build)
+    except PageTimeout:
+        return _skip(result, f"took longer than {timeout:g} s (build.page_timeout)")
     except DataError as exc:
         return _skip(result, str(exc))
     except Exception as exc:

@@ -61,6 +61,11 @@ class BuildOptions(_Options):
     encoding: str | None = Field(
         default=None, description="force this encoding instead of detecting it"
     )
+    page_timeout: float = Field(
+        default=patterns.PAGE_TIMEOUT,
+        ge=0,
+        description="seconds (wall clock) one page may take before it is skipped; 0: no limit",
+    )
 
 
     @field_validator("drop_tags", mode="before")

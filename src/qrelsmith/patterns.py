@@ -42,6 +42,11 @@ DROP_TAGS: tuple[str, ...] = (
 #: elements have "-"), not a CSS selector.
 TAG_NAME = r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"
 
+#: Seconds (wall clock) one page may take before it is skipped as "took too long": a 50 MB
+#: page builds in a few seconds; a page that would stall a worker for good must not stall the
+#: crawl. 0 means no limit.
+PAGE_TIMEOUT = 60.0
+
 #: The heading level sections are split at (H2). H3 and deeper belong to their H2.
 SECTION_LEVEL = 2
 
