@@ -260,3 +260,18 @@ def test_a_page_over_the_time_limit_is_skipped_and_the_others_built(tmp_path: Pa
         ("slow.html", "took longer than 0.2 s (build.page_timeout)")
     ]
     assert report["counts"]["articles"] == 1  # good.html
+
+
+def test_the_time_limit_leaves_a_calling_programs_timer_alone() -> None:
+    import signal
+
+    fired: list[int] = []
+    previous = signal.signal(signal.SIGALRM, lambda signum, frame: fired.append(signum))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 30.0)
+        process_page(Page("good.html", "good.html", REAL.encode()), CONFIG)
+        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 30.0  # still pending, not reset
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert fired == []

@@ -93,14 +93,15 @@ def deadline(seconds: float) -> Iterator[None]:
     """Raise PageTimeout in the block after ``seconds`` of wall time.
 
     A SIGALRM timer, so only in the main thread on Unix (a worker process's, or the CLI's);
-    elsewhere, and for 0, there is no limit. The previous handler is put back. Regexes and
-    Python loops are interrupted where they are; a libxml2 call finishes first (its work is
-    linear in the page).
+    elsewhere, for 0, and while a timer of the calling program is pending (it is left alone),
+    there is no limit. The previous handler is put back. Regexes and Python loops are
+    interrupted where they are; a libxml2 call finishes first (its work is linear in the page).
     """
     if (
         seconds <= 0
         or not hasattr(signal, "setitimer")
         or threading.current_thread() is not threading.main_thread()
+        or signal.getitimer(signal.ITIMER_REAL)[0] > 0
     ):
         yield
         return
