@@ -152,6 +152,24 @@ def test_progress_line_on_a_terminal_only() -> None:
     assert unknown.line().startswith("12 pages, ") and "ETA" not in unknown.line()
 
 
+def test_progress_of_a_crawl_file_goes_by_the_bytes_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A WARC's page count is unknown until it is read: the share of its bytes read gives the ETA.
+    lines = Progress(total=None, stream=FakeTerminal())
+    lines.total_bytes, lines.bytes_done, lines.done = 2_000_000, 500_000, 40
+    assert lines.line(now=lines.started + 10).startswith("40 pages (25% of 2.0 MB read), 4/s, ETA 0:30")
+    seen: list[int] = []
+    warc = Path(__file__).parent / "fixtures" / "warc" / "crawl.warc.gz"
+    terminal = FakeTerminal()
+    progress = Progress(None, stream=terminal)
+    monkeypatch.setattr(Progress, "advance", lambda self, count=1: seen.append(self.bytes_done))
+    build_to(tmp_path / "out", [warc, warc.with_suffix("")], workers=1, progress=progress)
+    size = warc.stat().st_size + warc.with_suffix("").stat().st_size
+    assert progress.total_bytes == size
+    assert seen == sorted(seen) and 0 < seen[0] < size and seen[-1] == size
+
+
 def test_cli_shows_progress_on_a_terminal_unless_quiet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 

@@ -31,7 +31,7 @@ from .article import article_queries, parse_article
 from .config import Config
 from .errors import DataError
 from .export import BuildWriter, render_article
-from .ingest import Page, check_paths, count_pages, iter_pages
+from .ingest import Page, check_paths, count_pages, crawl_bytes, iter_pages
 from .models import (
     RULE_ORDER,
     BuildResult,
@@ -305,9 +305,14 @@ def build_to(
     progress = progress or Progress(None, enabled=False)
     if progress.enabled and progress.total is None:
         progress.total = count_pages(checked)
+        progress.total_bytes = crawl_bytes(checked)
+
+    def read_up_to(position: int) -> None:
+        progress.bytes_done = position
+
     results = map_unordered(
         partial(render_page, config=config),
-        iter_pages(checked),
+        iter_pages(checked, read_up_to if progress.total_bytes else None),
         workers or default_workers(),
         on_crash=crashed_page,
         weight=lambda page: len(page.data),  # 0 for a folder's pages: their workers read them

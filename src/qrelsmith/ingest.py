@@ -8,6 +8,7 @@ one broken record costs that page only.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import os
@@ -59,6 +60,9 @@ class Page:
     error: str | None = None
     decoded: bool = False
     file: str | None = None
+    #: How far into its crawl file (WARC, JSONL) the reader was after this page: bytes of the
+    #: file as stored (compressed for .gz), for a progress estimate; None for other inputs.
+    end: int | None = None
 
     def loaded(self) -> Page:
         """This page with its bytes read (or its ``error`` set) if they are still in its file."""
@@ -227,7 +231,9 @@ def read_warc(path: Path) -> Iterator[Page]:
                 )
                 yield Page(article_id, article_id, b"", url=url, error=error)
                 continue
-            yield Page(article_id, article_id, data, url=url, http_charset=charset)
+            yield Page(
+                article_id, article_id, data, url=url, http_charset=charset, end=handle.tell()
+            )
 
 
 #: Bytes of an unread WARC tail that are searched for the cut record's URL.
@@ -302,7 +308,7 @@ def read_jsonl(path: Path) -> Iterator[Page]:
             if not line:
                 return
             if line.strip():
-                yield _jsonl_page(line, where)
+                yield replace(_jsonl_page(line, where), end=raw.tell())
 
 
 def _jsonl_page(line: bytes, where: str) -> Page:
@@ -375,7 +381,31 @@ def check_paths(paths: Sequence[str | Path]) -> list[Path]:
     return checked
 
 
-def iter_pages(paths: Sequence[str | Path]) -> Iterator[Page]:
-    """Pages of every input path, each path's pages in its reader's (sorted) order."""
+def crawl_bytes(paths: Sequence[Path]) -> int | None:
+    """The size of the inputs when all of them are crawl files (WARC, JSONL), whose pages
+    carry ``end``: what a progress estimate by bytes needs; None otherwise."""
+    if not paths or any(reader_for(path) in (read_folder, read_file) for path in paths):
+        return None
+    try:
+        return sum(path.stat().st_size for path in paths)
+    except OSError:
+        return None
+
+
+def iter_pages(
+    paths: Sequence[str | Path], position: Callable[[int], None] | None = None
+) -> Iterator[Page]:
+    """Pages of every input path, each path's pages in its reader's (sorted) order.
+
+    ``position`` is told, after each page of a crawl file, how many bytes of all the inputs
+    (as ``crawl_bytes`` counts them) have been read.
+    """
+    base = 0
     for path in check_paths(paths):
-        yield from reader_for(path)(path)
+        for page in reader_for(path)(path):
+            if position is not None and page.end is not None:
+                position(base + page.end)
+            yield page
+        if position is not None:
+            with contextlib.suppress(OSError):
+                base += path.stat().st_size

@@ -1,4 +1,5 @@
-"""A one-line progress display on stderr: pages done, pages/s and, when the total is known, ETA.
+"""A one-line progress display on stderr: pages done, pages/s and an ETA, from the page count
+when it is known (folders) or from the share of the input bytes read (WARC, JSONL).
 
 Shown only when the stream is a terminal (a log file or a pipe gets nothing) and the user did
 not ask for quiet; redrawn at most every ``REDRAW_SECONDS`` so it costs nothing measurable.
@@ -21,6 +22,13 @@ def _duration(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
 
+def _size(count: int) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if count >= scale:
+            return f"{count / scale:,.1f} {unit}"
+    return f"{count} B"
+
+
 class Progress:
     """Counts pages and redraws one ``\\r`` line; a no-op when not ``enabled``."""
 
@@ -37,6 +45,10 @@ class Progress:
         self.enabled = enabled
         self.total, self.label = total, label
         self.done = 0
+        #: For inputs whose page count is unknown (WARC, JSONL): their size, and how much of
+        #: it has been read; the share read gives the ETA.
+        self.total_bytes: int | None = None
+        self.bytes_done = 0
         self.started = time.monotonic()
         self._drawn = 0.0
         self._width = 0
@@ -59,6 +71,15 @@ class Progress:
             text = f"{self.done:,}/{self.total:,} {self.label} ({share:.0%}), {rate:,.0f}/s"
             if rate > 0 and self.done < self.total:
                 text += f", ETA {_duration((self.total - self.done) / rate)}"
+            return text
+        if self.total_bytes:
+            share = min(self.bytes_done / self.total_bytes, 1.0)
+            text = (
+                f"{self.done:,} {self.label} ({share:.0%} of {_size(self.total_bytes)} read), "
+                f"{rate:,.0f}/s"
+            )
+            if 0 < share < 1:
+                text += f", ETA {_duration(elapsed * (1 - share) / share)}"
             return text
         return f"{self.done:,} {self.label}, {rate:,.0f}/s, {_duration(elapsed)} elapsed"
 
