@@ -176,3 +176,31 @@ def test_align_maps_chunks_and_reports_the_rest(
     assert main(["validate", str(out)]) == 0
     assert main(["baseline", str(out), "--out", str(tmp_path / "c.trec")]) == 0
     assert main(["eval", str(out), str(tmp_path / "c.trec"), "--measures", "RR@10"]) == 0
+
+
+def test_align_keeps_queries_of_a_file_whose_name_has_a_space(tmp_path: Path) -> None:
+    # The article id percent-encodes the space ("my%20page.html"); golden.jsonl's origin keeps
+    # the file's path ("my page.html"). Chunks are tied to the article id, and so must queries.
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "my page.html").write_text(
+        "<article><table><tr><th>Question</th><th>Section</th></tr>"
+        "<tr><td>How do I install it?</td><td>Install</td></tr>"
+        "<tr><td>How do I remove it?</td><td>Remove</td></tr></table>"
+        "<h2>Install</h2><p>Run the installer and follow the steps on screen.</p>"
+        "<h2>Remove</h2><p>Open the settings and press the remove button.</p></article>",
+        encoding="utf-8",
+    )
+    build, out = tmp_path / "build", tmp_path / "chunks"
+    assert main(["build", str(site), "--out", str(build), "-q"]) == 0
+    chunks = tmp_path / "chunks.jsonl"
+    chunks.write_text(
+        json.dumps({"id": "c1", "path": "my page.html",
+                    "text": "Install Run the installer and follow the steps on screen."}) + "\n"
+        + json.dumps({"id": "c2", "path": "my page.html",
+                      "text": "Remove Open the settings and press the remove button."}) + "\n",
+        encoding="utf-8",
+    )
+    assert main(["align", str(build), "--chunks", str(chunks), "--out", str(out)]) == 0
+    qrels = (out / "qrels.trec").read_text(encoding="utf-8").split("\n")
+    assert "my%20page.html#q0 0 c1 2" in qrels and "my%20page.html#q1 0 c2 2" in qrels

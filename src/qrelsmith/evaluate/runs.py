@@ -150,12 +150,19 @@ class BuildSet:
         return {str(record["id"]) for record in self.corpus}
 
     def article_ids(self) -> dict[str, str]:
-        """qid -> article id, from golden.jsonl's origin.path when present, else from the qid."""
+        """qid -> article id: from the qid when it names an article of the corpus, else from
+        golden.jsonl's origin.path when present, else from the qid.
+
+        The qid's own article id comes first: a path with a space or '%' is percent-encoded in
+        the id (the corpus's ``article_id``) but not in ``origin.path``.
+        """
+        known = {str(record.get("article_id")) for record in self.corpus}
         articles = {qid: article_of(qid) for qid in self.qrels}
         for record in self.golden:
+            qid = str(record["qid"])
             origin = record.get("origin") or {}
-            if origin.get("path"):
-                articles[str(record["qid"])] = str(origin["path"])
+            if origin.get("path") and articles.get(qid) not in known:
+                articles[qid] = str(origin["path"])
         return articles
 
 
