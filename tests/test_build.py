@@ -138,3 +138,52 @@ def test_a_build_inside_the_crawl_is_not_read_back(tmp_path: Path) -> None:
     report = json.loads((site / "out" / "report.json").read_text())
     assert report["counts"]["articles"] == 1  # neither out/audit/audit.html nor .git/x.html
     assert (site / "out" / "golden.jsonl").read_bytes() == before
+
+
+class DiskFull:
+    """A text handle that takes ``budget`` characters, then fails as a full disk does."""
+
+    def __init__(self, handle: object, budget: list[int]) -> None:
+        self.handle, self.budget = handle, budget
+
+    def write(self, text: str) -> int:
+        import errno
+
+        self.budget[0] -= len(text)
+        if self.budget[0] < 0:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return self.handle.write(text)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.handle, name)
+
+    def __enter__(self) -> DiskFull:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.handle.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("budget", [0, 3000])
+def test_a_full_disk_leaves_the_last_build_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], budget: int
+) -> None:
+    # 0: the first header that is not empty fails (the files opened before it must not be
+    # renamed into place); 3000: a write in the middle of corpus.jsonl fails.
+    import os
+
+    from qrelsmith import files
+
+    site = write_site(tmp_path / "site", ["a.html", "b.html"])
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 0
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    (site / "c.html").write_text(GOOD.format(title="c"), encoding="utf-8")
+    real = os.fdopen
+    left = [budget]
+    monkeypatch.setattr(files.os, "fdopen", lambda *a, **k: DiskFull(real(*a, **k), left))
+    assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 1
+    monkeypatch.undo()
+    assert "No space left on device" in capsys.readouterr().err
+    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before  # no new file, no half-written one, no temporary left over

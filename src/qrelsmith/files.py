@@ -34,17 +34,27 @@ def dumps(value: Any) -> str:
 def atomic_open(
     path: str | Path, newline: str | None = "\n", encoding: str = "utf-8"
 ) -> Iterator[IO[str]]:
-    """Open ``path`` for writing text; the file appears under its name only on success."""
+    """Open ``path`` for writing text; the file appears under its name only on success.
+
+    A failure to finish the file (a full disk at the last flush) is a DataError naming it; an
+    error in the caller's block goes on as it is. Either way the temporary file is removed.
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    handle = os.fdopen(fd, "w", encoding=encoding, newline=newline)
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline=newline) as handle:
-            yield handle
+        yield handle
+        try:
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, target)
+            handle.close()
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise DataError(f"cannot write {target}: {exc.strerror or exc}") from exc
     except BaseException:
+        with contextlib.suppress(OSError):
+            handle.close()
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise

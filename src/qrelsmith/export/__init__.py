@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, NamedTuple
 
+from ..errors import DataError
 from ..files import atomic_open
 from ..labels import sections_by_article
 from ..models import CorpusRecord, GoldenQuery, Report
@@ -85,16 +86,22 @@ class BuildWriter:
                 handle = self._stack.enter_context(atomic_open(self.folder / file.name))
                 handle.write(file.header)
                 self._handles.append(handle)
-        except BaseException:
-            self._stack.close()
+        except BaseException as exc:
+            # The files opened so far see the error and are removed (close() would have
+            # renamed them into place, half-written).
+            self._stack.__exit__(type(exc), exc, exc.__traceback__)
             raise
         return self
 
     def write(self, blocks: Sequence[str]) -> None:
         """Append one article's blocks (from ``render_article``)."""
-        for handle, block in zip(self._handles, blocks, strict=True):
+        for handle, block, file in zip(self._handles, blocks, LINE_FILES, strict=True):
             if block:
-                handle.write(block)
+                try:
+                    handle.write(block)
+                except OSError as exc:
+                    where = self.folder / file.name
+                    raise DataError(f"cannot write {where}: {exc.strerror or exc}") from exc
 
     def finish(self, report: Report) -> None:
         """Write report.json; the line files are renamed into place when the block ends."""
