@@ -173,7 +173,12 @@ def test_align_maps_chunks_and_reports_the_rest(
     assert rows[("es/devoluciones.html#q0", "c-dev-all")] == "2"  # whole article, one chunk
     report = json.loads((out / "align_report.json").read_text(encoding="utf-8"))
     assert report["counts"]["dropped_queries"] == 4  # articles with no chunks
-    assert main(["validate", str(out)]) == 0
+    assert main(["validate", str(out)]) == 0  # beir/ agrees with qrels.trec (validate checks)
+    loader = pytest.importorskip("beir.datasets.data_loader")  # installed in CI: runs there
+    corpus, queries, qrels = loader.GenericDataLoader(data_folder=str(out / "beir")).load(split="test")
+    assert set(corpus) == {"c-rdp-1", "c-rdp-2", "c-rdp-3", "c-dev-all"}
+    assert qrels["ja/rdp-port.html#q0"]["c-rdp-2"] == 2 and set(queries) == set(qrels)
+    assert {(q, d): str(g) for q, docs in qrels.items() for d, g in docs.items()} == rows
     assert main(["baseline", str(out), "--out", str(tmp_path / "c.trec")]) == 0
     assert main(["eval", str(out), str(tmp_path / "c.trec"), "--measures", "RR@10"]) == 0
 

@@ -200,21 +200,33 @@ def chunk_corpus(
 def write_aligned(
     out: str | Path, build: BuildSet, chunks: Sequence[dict[str, Any]], result: AlignResult
 ) -> AlignReport:
-    """Write corpus.jsonl, golden.jsonl, qrels.trec, queries.tsv and align_report.json."""
+    """Write corpus.jsonl, golden.jsonl, qrels.trec, queries.tsv, beir/ and align_report.json."""
+    from ..export import beir
     from ..files import atomic_open, write_json, write_jsonl
+    from ..models import BeirDocument, BeirQuery
 
     folder = Path(out)
     corpus = chunk_corpus(chunks, result, build)
     order = {str(r["id"]): i for i, r in enumerate(corpus)}
+    rows = [
+        (qid, chunk_id, graded[chunk_id])
+        for qid, graded in result.qrels.items()
+        for chunk_id in sorted(graded, key=lambda c: order.get(c, 0))
+    ]
     write_jsonl(folder / "corpus.jsonl", corpus)
     with atomic_open(folder / "qrels.trec") as handle:
-        for qid, graded in result.qrels.items():
-            for chunk_id in sorted(graded, key=lambda c: order.get(c, 0)):
-                handle.write(f"{qid} 0 {chunk_id} {graded[chunk_id]}\n")
+        handle.writelines(f"{qid} 0 {chunk_id} {grade}\n" for qid, chunk_id, grade in rows)
     with atomic_open(folder / "queries.tsv") as handle:
         for qid in result.qrels:
             text = re.sub(r"[\t\r\n]", " ", build.queries.get(qid, ""))
             handle.write(f"{qid}\t{text}\n")
+    beir.write_layout(
+        folder,
+        (BeirDocument(_id=str(r["id"]), title=str(r.get("heading") or ""), text=str(r["text"]))
+         for r in corpus),
+        (BeirQuery(_id=qid, text=build.queries.get(qid, "")) for qid in result.qrels),
+        rows,
+    )
     golden = []
     for record in build.golden:
         if str(record["qid"]) not in result.qrels:

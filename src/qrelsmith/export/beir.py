@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from .. import files
@@ -63,3 +63,20 @@ def write_beir(
         with atomic_open(folder / name) as handle:
             handle.write(header)
             handle.writelines(lines(corpus, queries, by_article))
+
+
+def write_layout(
+    folder: Path,
+    documents: Iterable[BeirDocument],
+    queries: Iterable[BeirQuery],
+    qrels: Iterable[tuple[str, str, int]],
+) -> None:
+    """The BEIR layout from documents, queries and (query, document, grade) rows made
+    elsewhere (``qrelsmith align``'s chunks)."""
+    with atomic_open(folder / CORPUS) as handle:
+        handle.writelines(files.dumps(document) + "\n" for document in documents)
+    with atomic_open(folder / QUERIES) as handle:
+        handle.writelines(files.dumps(query) + "\n" for query in queries)
+    with atomic_open(folder / QRELS) as handle:
+        handle.write(QRELS_HEADER)
+        handle.writelines(f"{qid}\t{doc}\t{grade}\n" for qid, doc, grade in qrels)
