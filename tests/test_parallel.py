@@ -86,6 +86,47 @@ def test_streaming_build_writes_what_the_in_memory_writers_write(tmp_path: Path)
     assert tree(tmp_path / "streamed") == tree(whole)
 
 
+def test_a_folder_streams_in_order_and_writes_what_the_sorted_path_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A folder's pages come in id order: results go straight to the outputs (map_ordered), no
+    # run file is written. The same pages through the sorting path give the same bytes, and
+    # so do 1 and 2 workers. "a b.html" sorts before "a!b.html", its id "a%20b.html" after:
+    # such a folder takes the sorting path.
+    import importlib
+
+    module = importlib.import_module("qrelsmith.build")  # qrelsmith.build is also a function
+    site = tmp_path / "site"
+    for n in range(40):
+        (site / f"d{n % 3}").mkdir(parents=True, exist_ok=True)
+        (site / f"d{n % 3}" / f"p{n:02d}.html").write_text(PAGE.format(n=n), encoding="utf-8")
+    (site / "empty.html").write_text("", encoding="utf-8")
+    assert module.in_id_order([site])
+    spilled: list[str] = []
+    monkeypatch.setattr(parallel, "RUN_BYTES", 2000)
+    monkeypatch.setattr(parallel, "_read_run", lambda path, read=parallel._read_run: spilled.append(path) or read(path))
+    for workers in (1, 2):
+        build_to(tmp_path / f"ordered{workers}", [site], workers=workers)
+    assert spilled == []
+    monkeypatch.setattr(module, "in_id_order", lambda paths: False)
+    build_to(tmp_path / "sorted", [site], workers=2)
+    assert spilled
+    assert tree(tmp_path / "ordered1") == tree(tmp_path / "ordered2") == tree(tmp_path / "sorted")
+    odd = tmp_path / "odd"
+    odd.mkdir()
+    for name in ("a b.html", "a!b.html"):
+        (odd / name).write_text(PAGE.format(n=name), encoding="utf-8")
+    assert not module.in_id_order([odd])
+
+
+def test_map_ordered_gives_input_order_whoever_finishes_first() -> None:
+    assert list(parallel.map_ordered(_square_or_die, range(12), 2, on_crash=lambda i: -i)) == [
+        n * n for n in range(12)
+    ]
+    with_crash = list(parallel.map_ordered(_square_or_die, range(20), 2, on_crash=lambda i: -i))
+    assert with_crash == [n * n if n != 13 else -13 for n in range(20)]
+
+
 def test_one_worker_starts_no_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a pool was started for --workers 1")

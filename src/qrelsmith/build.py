@@ -31,7 +31,7 @@ from .article import article_queries, parse_article
 from .config import Config
 from .errors import DataError
 from .export import BuildWriter, render_article
-from .ingest import Page, check_paths, count_pages, crawl_bytes, iter_pages
+from .ingest import Page, check_paths, count_pages, crawl_bytes, in_id_order, iter_pages
 from .models import (
     RULE_ORDER,
     BuildResult,
@@ -43,7 +43,7 @@ from .models import (
     Report,
     Skipped,
 )
-from .parallel import SortedRuns, default_workers, map_unordered
+from .parallel import SortedRuns, default_workers, map_ordered, map_unordered
 from .progress import Progress
 
 #: Longest reason kept for a page the core gave up on (a parser's message can be a page long).
@@ -72,15 +72,14 @@ class PageResult:
     skipped: Skipped | None = None
     section_chars: list[int] = field(default_factory=list)
     matches: list[str] = field(default_factory=list)
-    blocks: tuple[str, ...] = ()
+    blocks: tuple[bytes, ...] = ()
 
     def order(self) -> tuple[str, str, str, str]:
         """The sort key of a build: article id, then what decides between duplicates."""
         return (self.article_id, self.path, self.digest, self.url or "")
 
     def weight(self) -> int:
-        """Rough bytes held in memory, for the spill budget (a str of Japanese text takes 2
-        bytes a character, one with an emoji 4: ``getsizeof`` knows, ``len`` does not)."""
+        """Rough bytes held in memory, for the spill budget."""
         return 512 + sum(map(sys.getsizeof, self.blocks)) + 512 * len(self.rejected)
 
 
@@ -290,6 +289,12 @@ def build(paths: Sequence[str | Path], config: Config | None = None) -> BuildRes
     )
 
 
+def _counted(results: Iterable[PageResult], progress: Progress) -> Iterator[PageResult]:
+    for result in results:
+        progress.advance()
+        yield result
+
+
 def build_to(
     out_dir: str | Path,
     paths: Sequence[str | Path],
@@ -302,6 +307,8 @@ def build_to(
     returns the report. The outputs are the bytes ``write_build(build(...))`` would write."""
     config = config or Config()
     checked = check_paths(paths)
+    workers = workers or default_workers()
+    render = partial(render_page, config=config)
     progress = progress or Progress(None, enabled=False)
     if progress.enabled and progress.total is None:
         progress.total = count_pages(checked)
@@ -310,19 +317,32 @@ def build_to(
     def read_up_to(position: int) -> None:
         progress.bytes_done = position
 
+    pages = iter_pages(checked, read_up_to if progress.total_bytes else None)
+    builder = ReportBuilder()
+    if in_id_order(checked):
+        # A folder: its pages arrive in the order they are written, so each result goes to
+        # the outputs as soon as the ones before it are done (no run files, and the writing
+        # overlaps the work).
+        ordered = map_ordered(render, pages, workers, on_crash=crashed_page)
+        with BuildWriter(out_dir) as writer:
+            for result in builder.fold(_counted(ordered, progress)):
+                writer.write(result.blocks)
+            progress.status(f"{progress.done:,} pages: finishing {Path(out_dir)}")
+            report = builder.report(config)
+            writer.finish(report)
+        progress.close()
+        return report
     results = map_unordered(
-        partial(render_page, config=config),
-        iter_pages(checked, read_up_to if progress.total_bytes else None),
-        workers or default_workers(),
+        render,
+        pages,
+        workers,
         on_crash=crashed_page,
-        weight=lambda page: len(page.data),  # 0 for a folder's pages: their workers read them
+        weight=lambda page: len(page.data),
     )
     with SortedRuns(PageResult.order, PageResult.weight) as runs:
-        for result in results:
+        for result in _counted(results, progress):
             runs.add(result)
-            progress.advance()
         progress.status(f"{progress.done:,} pages: writing {Path(out_dir)}")
-        builder = ReportBuilder()
         with BuildWriter(out_dir) as writer:
             for result in builder.fold(runs.merged()):
                 writer.write(result.blocks)

@@ -39,10 +39,23 @@ def atomic_open(
     A failure to finish the file (a full disk at the last flush) is a DataError naming it; an
     error in the caller's block goes on as it is. Either way the temporary file is removed.
     """
+    with _atomic(path, lambda fd: os.fdopen(fd, "w", encoding=encoding, newline=newline)) as f:
+        yield f
+
+
+@contextlib.contextmanager
+def atomic_open_bytes(path: str | Path) -> Iterator[IO[bytes]]:
+    """``atomic_open`` for bytes (text encoded elsewhere: a build's workers encode theirs)."""
+    with _atomic(path, lambda fd: os.fdopen(fd, "wb")) as f:
+        yield f
+
+
+@contextlib.contextmanager
+def _atomic(path: str | Path, opener: Callable[[int], IO[Any]]) -> Iterator[IO[Any]]:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    handle = os.fdopen(fd, "w", encoding=encoding, newline=newline)
+    handle = opener(fd)
     try:
         yield handle
         try:

@@ -105,7 +105,7 @@ def url_id(url: str) -> str:
     return safe_id(location)
 
 
-def _file_page(path: Path, relative: str) -> Page:
+def _file_page(path: str | Path, relative: str) -> Page:
     return Page(safe_id(relative), relative, b"", file=os.fspath(path))
 
 
@@ -114,22 +114,26 @@ def _file_page(path: Path, relative: str) -> Page:
 BUILD_MARKERS = ("golden.jsonl", "report.json")
 
 
-def html_files(root: Path) -> list[tuple[str, Path]]:
-    """(relative path, path) of every *.html / *.htm below ``root``, sorted; hidden folders
-    (.git, .cache ...) and earlier build folders are passed over."""
-    found: list[tuple[str, Path]] = []
-    for folder, dirs, files in os.walk(root):
+def html_files(root: Path) -> list[tuple[str, str]]:
+    """(relative path with "/", full path) of every *.html / *.htm below ``root``, sorted;
+    hidden folders (.git, .cache ...) and earlier build folders are passed over. Plain string
+    work per file: pathlib objects per file cost more than the walk itself."""
+    top = os.fspath(root)
+    found: list[tuple[str, str]] = []
+    for folder, dirs, files in os.walk(top):
         dirs[:] = sorted(
             d
             for d in dirs
             if not d.startswith(".")
             and not all(os.path.exists(os.path.join(folder, d, m)) for m in BUILD_MARKERS)
         )
+        inside = os.path.relpath(folder, top)
+        prefix = "" if inside == os.curdir else inside.replace(os.sep, "/") + "/"
         for name in files:
             if name.lower().endswith(HTML_SUFFIXES):
-                full = Path(folder, name)
-                found.append((full.relative_to(root).as_posix(), full))
-    return sorted(found)
+                found.append((prefix + name, os.path.join(folder, name)))
+    found.sort()
+    return found
 
 
 def read_folder(root: Path) -> Iterator[Page]:
@@ -379,6 +383,23 @@ def check_paths(paths: Sequence[str | Path]) -> list[Path]:
             raise UsageError(f"input path not found: {raw}")
         checked.append(path)
     return checked
+
+
+def in_id_order(paths: Sequence[Path]) -> bool:
+    """Whether the pages of ``paths`` come in the order a build writes them: ascending article
+    id, then path. True for one folder (sorted paths), unless percent-encoding reorders ids (a
+    space sorts before '!', its "%20" after); False as soon as a crawl file is among them
+    (its order is the crawler's)."""
+    keys: list[tuple[str, str]] = []
+    for path in paths:
+        reader = reader_for(path)
+        if reader is read_folder:
+            keys.extend((safe_id(relative), relative) for relative, _ in html_files(path))
+        elif reader is read_file:
+            keys.append((safe_id(path.name), path.name))
+        else:
+            return False
+    return all(a < b for a, b in zip(keys, keys[1:], strict=False))
 
 
 def crawl_bytes(paths: Sequence[Path]) -> int | None:

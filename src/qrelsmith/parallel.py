@@ -4,6 +4,7 @@
 large the crawl: items are read only as workers free up) and yields results as they come.
 ``SortedRuns`` restores a deterministic order without holding everything: results are kept up
 to a memory budget, spilled to sorted temporary run files, and k-way merged (``heapq.merge``).
+``map_ordered`` gives the results in input order instead, for inputs already in that order.
 Nothing here knows what a page is.
 """
 
@@ -130,6 +131,40 @@ def map_unordered(
                 pool = ProcessPoolExecutor(workers, initializer=_install, initargs=(task,))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _Numbered:
+    """``task`` over ``(index, item)`` pairs, keeping the index (picklable: a top-level class)."""
+
+    def __init__(self, task: Callable[[Any], Any]) -> None:
+        self.task = task
+
+    def __call__(self, pair: tuple[int, Any]) -> tuple[int, Any]:
+        return pair[0], self.task(pair[1])
+
+
+def map_ordered(
+    task: Callable[[Item], Result],
+    items: Iterable[Item],
+    workers: int,
+    on_crash: Callable[[Item], Result],
+    weight: Callable[[Item], int] = lambda item: 0,
+) -> Iterator[Result]:
+    """``map_unordered``, with the results put back in the order of ``items``: only those that
+    finish ahead of an earlier one are held, so memory stays within the window in flight."""
+    held: dict[int, Result] = {}
+    wanted = 0
+    for index, result in map_unordered(
+        _Numbered(task),
+        enumerate(items),
+        workers,
+        on_crash=lambda pair: (pair[0], on_crash(pair[1])),
+        weight=lambda pair: weight(pair[1]),
+    ):
+        held[index] = result
+        while wanted in held:
+            yield held.pop(wanted)
+            wanted += 1
 
 
 class SortedRuns(Generic[Item]):

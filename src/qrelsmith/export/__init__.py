@@ -18,7 +18,7 @@ from types import TracebackType
 from typing import IO, NamedTuple
 
 from ..errors import DataError
-from ..files import atomic_open
+from ..files import atomic_open_bytes
 from ..labels import sections_by_article
 from ..models import CorpusRecord, GoldenQuery, Report
 from . import beir, jsonl, trec
@@ -59,11 +59,14 @@ LINE_FILES: tuple[LineFile, ...] = (
 
 def render_article(
     corpus: Sequence[CorpusRecord], queries: Sequence[GoldenQuery]
-) -> tuple[str, ...]:
-    """The text each of ``LINE_FILES`` gets for these records (one article's, or a whole build's:
-    a query's qrels rows need its own article's sections among ``corpus``)."""
+) -> tuple[bytes, ...]:
+    """The UTF-8 bytes each of ``LINE_FILES`` gets for these records (one article's, or a
+    whole build's: a query's qrels rows need its own article's sections among ``corpus``).
+    Bytes: a worker encodes them, and the process that writes them only copies."""
     by_article = sections_by_article(corpus)
-    return tuple("".join(file.lines(corpus, queries, by_article)) for file in LINE_FILES)
+    return tuple(
+        "".join(file.lines(corpus, queries, by_article)).encode("utf-8") for file in LINE_FILES
+    )
 
 
 class BuildWriter:
@@ -77,14 +80,14 @@ class BuildWriter:
     def __init__(self, out_dir: str | Path) -> None:
         self.folder = Path(out_dir)
         self._stack = contextlib.ExitStack()
-        self._handles: list[IO[str]] = []
+        self._handles: list[IO[bytes]] = []
         self._finished = False
 
     def __enter__(self) -> BuildWriter:
         try:
             for file in LINE_FILES:
-                handle = self._stack.enter_context(atomic_open(self.folder / file.name))
-                handle.write(file.header)
+                handle = self._stack.enter_context(atomic_open_bytes(self.folder / file.name))
+                handle.write(file.header.encode("utf-8"))
                 self._handles.append(handle)
         except BaseException as exc:
             # The files opened so far see the error and are removed (close() would have
@@ -93,7 +96,7 @@ class BuildWriter:
             raise
         return self
 
-    def write(self, blocks: Sequence[str]) -> None:
+    def write(self, blocks: Sequence[bytes]) -> None:
         """Append one article's blocks (from ``render_article``)."""
         for handle, block, file in zip(self._handles, blocks, LINE_FILES, strict=True):
             if block:
