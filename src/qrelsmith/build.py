@@ -6,8 +6,9 @@ so the output does not depend on the order pages arrive in, nor on how many work
 
 Two drivers share one fold (``ReportBuilder.fold``): ``build`` keeps everything in memory
 (the library API); ``build_to`` streams a crawl of any size to an output folder — pages are
-processed in worker processes, rendered to output lines there, sorted through temporary run
-files and written in article-id order, so memory stays flat as the crawl grows.
+processed in worker processes and rendered to output bytes there; a folder's results come
+back in input order, which is article-id order, and are written as they come; a crawl file's
+are sorted through temporary run files first. Memory stays flat as the crawl grows.
 """
 
 from __future__ import annotations
