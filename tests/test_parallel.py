@@ -117,6 +117,14 @@ def test_a_folder_streams_in_order_and_writes_what_the_sorted_path_writes(
     for name in ("a b.html", "a!b.html"):
         (odd / name).write_text(PAGE.format(n=name), encoding="utf-8")
     assert not module.in_id_order([odd])
+    build_to(tmp_path / "odd-sorted", [odd], workers=1)
+    # Had the order check been wrong (a file added mid-build), the streaming path notices the
+    # first result out of order, drops what it wrote and starts again on the sorting path.
+    monkeypatch.setattr(module, "in_id_order", lambda paths: True)
+    build_to(tmp_path / "odd-streamed", [odd], workers=1)
+    assert tree(tmp_path / "odd-streamed") == tree(tmp_path / "odd-sorted")
+    corpus = (tmp_path / "odd-sorted" / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["article_id"] for line in corpus][::2] == ["a!b.html", "a%20b.html"]
 
 
 def test_map_ordered_gives_input_order_whoever_finishes_first() -> None:

@@ -290,6 +290,20 @@ def build(paths: Sequence[str | Path], config: Config | None = None) -> BuildRes
     )
 
 
+class _OutOfOrder(Exception):
+    """A result came before one it should follow (the streaming path cannot go on)."""
+
+
+def _in_order(results: Iterable[PageResult]) -> Iterator[PageResult]:
+    last: tuple[str, str, str, str] | None = None
+    for result in results:
+        key = result.order()
+        if last is not None and key < last:
+            raise _OutOfOrder
+        last = key
+        yield result
+
+
 def _counted(results: Iterable[PageResult], progress: Progress) -> Iterator[PageResult]:
     for result in results:
         progress.advance()
@@ -318,24 +332,29 @@ def build_to(
     def read_up_to(position: int) -> None:
         progress.bytes_done = position
 
-    pages = iter_pages(checked, read_up_to if progress.total_bytes else None)
-    builder = ReportBuilder()
     if in_id_order(checked):
         # A folder: its pages arrive in the order they are written, so each result goes to
         # the outputs as soon as the ones before it are done (no run files, and the writing
-        # overlaps the work).
+        # overlaps the work). Should a file appear mid-build and break that order, the files
+        # written so far are dropped and the build starts again on the sorting path.
+        builder = ReportBuilder()
+        pages = iter_pages(checked, read_up_to if progress.total_bytes else None)
         ordered = map_ordered(render, pages, workers, on_crash=crashed_page)
-        with BuildWriter(out_dir) as writer:
-            for result in builder.fold(_counted(ordered, progress)):
-                writer.write(result.blocks)
-            progress.status(f"{progress.done:,} pages: finishing {Path(out_dir)}")
-            report = builder.report(config)
-            writer.finish(report)
-        progress.close()
-        return report
+        try:
+            with BuildWriter(out_dir) as writer:
+                for result in builder.fold(_in_order(_counted(ordered, progress))):
+                    writer.write(result.blocks)
+                progress.status(f"{progress.done:,} pages: finishing {Path(out_dir)}")
+                report = builder.report(config)
+                writer.finish(report)
+            progress.close()
+            return report
+        except _OutOfOrder:
+            progress.done = 0
+    builder = ReportBuilder()
     results = map_unordered(
         render,
-        pages,
+        iter_pages(checked, read_up_to if progress.total_bytes else None),
         workers,
         on_crash=crashed_page,
         weight=lambda page: len(page.data),
