@@ -108,7 +108,7 @@ def test_a_folder_streams_in_order_and_writes_what_the_sorted_path_writes(
     for workers in (1, 2):
         build_to(tmp_path / f"ordered{workers}", [site], workers=workers)
     assert spilled == []
-    monkeypatch.setattr(module, "in_id_order", lambda paths: False)
+    monkeypatch.setattr(module, "in_id_order", lambda *args: False)
     build_to(tmp_path / "sorted", [site], workers=2)
     assert spilled
     assert tree(tmp_path / "ordered1") == tree(tmp_path / "ordered2") == tree(tmp_path / "sorted")
@@ -120,7 +120,7 @@ def test_a_folder_streams_in_order_and_writes_what_the_sorted_path_writes(
     build_to(tmp_path / "odd-sorted", [odd], workers=1)
     # Had the order check been wrong (a file added mid-build), the streaming path notices the
     # first result out of order, drops what it wrote and starts again on the sorting path.
-    monkeypatch.setattr(module, "in_id_order", lambda paths: True)
+    monkeypatch.setattr(module, "in_id_order", lambda *args: True)
     build_to(tmp_path / "odd-streamed", [odd], workers=1)
     assert tree(tmp_path / "odd-streamed") == tree(tmp_path / "odd-sorted")
     corpus = (tmp_path / "odd-sorted" / "corpus.jsonl").read_text(encoding="utf-8").splitlines()

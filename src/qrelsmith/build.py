@@ -32,7 +32,15 @@ from .article import article_queries, parse_article
 from .config import Config
 from .errors import DataError
 from .export import BuildWriter, render_article
-from .ingest import Page, check_paths, count_pages, crawl_bytes, in_id_order, iter_pages
+from .ingest import (
+    Page,
+    check_paths,
+    count_pages,
+    crawl_bytes,
+    folder_listings,
+    in_id_order,
+    iter_pages,
+)
 from .models import (
     RULE_ORDER,
     BuildResult,
@@ -325,20 +333,22 @@ def build_to(
     workers = workers or default_workers()
     render = partial(render_page, config=config)
     progress = progress or Progress(None, enabled=False)
+    listings = folder_listings(checked)
     if progress.enabled and progress.total is None:
-        progress.total = count_pages(checked)
+        progress.total = count_pages(checked, listings)
         progress.total_bytes = crawl_bytes(checked)
 
-    def read_up_to(position: int) -> None:
-        progress.bytes_done = position
+    def read_up_to(read: int) -> None:
+        progress.bytes_done = read
 
-    if in_id_order(checked):
+    position = read_up_to if progress.total_bytes else None
+    if in_id_order(checked, listings):
         # A folder: its pages arrive in the order they are written, so each result goes to
         # the outputs as soon as the ones before it are done (no run files, and the writing
         # overlaps the work). Should a file appear mid-build and break that order, the files
         # written so far are dropped and the build starts again on the sorting path.
         builder = ReportBuilder()
-        pages = iter_pages(checked, read_up_to if progress.total_bytes else None)
+        pages = iter_pages(checked, position, listings)
         ordered = map_ordered(render, pages, workers, on_crash=crashed_page)
         try:
             with BuildWriter(out_dir) as writer:
@@ -351,10 +361,11 @@ def build_to(
             return report
         except _OutOfOrder:
             progress.done = 0
+            listings = {}  # read the folders again: they changed
     builder = ReportBuilder()
     results = map_unordered(
         render,
-        iter_pages(checked, read_up_to if progress.total_bytes else None),
+        iter_pages(checked, position, listings),
         workers,
         on_crash=crashed_page,
         weight=lambda page: len(page.data),

@@ -67,7 +67,6 @@ class BuildOptions(_Options):
         description="seconds (wall clock) one page may take before it is skipped; 0: no limit",
     )
 
-
     @field_validator("drop_tags", mode="before")
     @classmethod
     def _tag_names(cls, value: Any) -> Any:

@@ -136,9 +136,23 @@ def html_files(root: Path) -> list[tuple[str, str]]:
     return found
 
 
-def read_folder(root: Path) -> Iterator[Page]:
+#: ``html_files`` of the folders among a build's inputs, walked once for all who need them.
+Listings = dict[Path, list[tuple[str, str]]]
+
+
+def folder_listings(paths: Sequence[Path]) -> Listings:
+    """``html_files`` of each folder among ``paths``: a build counts, orders and reads from
+    the one walk."""
+    return {path: html_files(path) for path in paths if reader_for(path) is read_folder}
+
+
+def _listing(path: Path, listings: Listings | None) -> list[tuple[str, str]]:
+    return listings[path] if listings is not None and path in listings else html_files(path)
+
+
+def read_folder(root: Path, listings: Listings | None = None) -> Iterator[Page]:
     """Every page ``html_files`` finds below ``root``, in sorted path order."""
-    for relative, full in html_files(root):
+    for relative, full in _listing(root, listings):
         yield _file_page(full, relative)
 
 
@@ -357,14 +371,14 @@ def reader_for(path: Path) -> Reader:
     return READERS["html"]
 
 
-def count_pages(paths: Sequence[Path]) -> int | None:
+def count_pages(paths: Sequence[Path], listings: Listings | None = None) -> int | None:
     """How many pages the inputs hold, when that is cheap to know (folders and HTML files);
     None when a crawl file is among them (counting its records means reading it twice)."""
     total = 0
     for path in paths:
         reader = reader_for(path)
         if reader is read_folder:
-            total += len(html_files(path))
+            total += len(_listing(path, listings))
         elif reader is read_file:
             total += 1
         else:
@@ -385,7 +399,7 @@ def check_paths(paths: Sequence[str | Path]) -> list[Path]:
     return checked
 
 
-def in_id_order(paths: Sequence[Path]) -> bool:
+def in_id_order(paths: Sequence[Path], listings: Listings | None = None) -> bool:
     """Whether the pages of ``paths`` come in the order a build writes them: ascending article
     id, then path. True for one folder (sorted paths), unless percent-encoding reorders ids (a
     space sorts before '!', its "%20" after); False as soon as a crawl file is among them
@@ -394,7 +408,7 @@ def in_id_order(paths: Sequence[Path]) -> bool:
     for path in paths:
         reader = reader_for(path)
         if reader is read_folder:
-            keys.extend((safe_id(relative), relative) for relative, _ in html_files(path))
+            keys.extend((safe_id(relative), relative) for relative, _ in _listing(path, listings))
         elif reader is read_file:
             keys.append((safe_id(path.name), path.name))
         else:
@@ -414,16 +428,21 @@ def crawl_bytes(paths: Sequence[Path]) -> int | None:
 
 
 def iter_pages(
-    paths: Sequence[str | Path], position: Callable[[int], None] | None = None
+    paths: Sequence[str | Path],
+    position: Callable[[int], None] | None = None,
+    listings: Listings | None = None,
 ) -> Iterator[Page]:
     """Pages of every input path, each path's pages in its reader's (sorted) order.
 
     ``position`` is told, after each page of a crawl file, how many bytes of all the inputs
-    (as ``crawl_bytes`` counts them) have been read.
+    (as ``crawl_bytes`` counts them) have been read; ``listings`` (``folder_listings``) spares
+    the folders a second walk.
     """
     base = 0
     for path in check_paths(paths):
-        for page in reader_for(path)(path):
+        reader = reader_for(path)
+        pages = read_folder(path, listings) if reader is read_folder else reader(path)
+        for page in pages:
             if position is not None and page.end is not None:
                 position(base + page.end)
             yield page

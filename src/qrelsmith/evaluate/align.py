@@ -201,7 +201,7 @@ def write_aligned(
     out: str | Path, build: BuildSet, chunks: Sequence[dict[str, Any]], result: AlignResult
 ) -> AlignReport:
     """Write corpus.jsonl, golden.jsonl, qrels.trec, queries.tsv, beir/ and align_report.json."""
-    from ..export import beir
+    from ..export import beir, trec
     from ..files import atomic_open, write_json, write_jsonl
     from ..models import BeirDocument, BeirQuery
 
@@ -215,7 +215,7 @@ def write_aligned(
     ]
     write_jsonl(folder / "corpus.jsonl", corpus)
     with atomic_open(folder / "qrels.trec") as handle:
-        handle.writelines(f"{qid} 0 {chunk_id} {grade}\n" for qid, chunk_id, grade in rows)
+        handle.writelines(trec.QRELS_LINE.format(*row) for row in rows)
     with atomic_open(folder / "queries.tsv") as handle:
         for qid in result.qrels:
             text = re.sub(r"[\t\r\n]", " ", build.queries.get(qid, ""))

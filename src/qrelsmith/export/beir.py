@@ -16,6 +16,7 @@ CORPUS = f"{FOLDER}/corpus.jsonl"
 QUERIES = f"{FOLDER}/queries.jsonl"
 QRELS = f"{FOLDER}/qrels/test.tsv"
 QRELS_HEADER = "query-id\tcorpus-id\tscore\n"
+QRELS_LINE = "{}\t{}\t{}\n"
 
 
 def document_lines(
@@ -47,7 +48,7 @@ def qrels_lines(
 ) -> Iterator[str]:
     """The graded qrels as the test split (the header is ``QRELS_HEADER``)."""
     del corpus
-    return graded_lines(queries, by_article, "{}\t{}\t{}\n")
+    return graded_lines(queries, by_article, QRELS_LINE)
 
 
 def write_beir(
@@ -79,4 +80,4 @@ def write_layout(
         handle.writelines(files.dumps(query) + "\n" for query in queries)
     with atomic_open(folder / QRELS) as handle:
         handle.write(QRELS_HEADER)
-        handle.writelines(f"{qid}\t{doc}\t{grade}\n" for qid, doc, grade in qrels)
+        handle.writelines(QRELS_LINE.format(*row) for row in qrels)

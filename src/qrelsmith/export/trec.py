@@ -13,6 +13,9 @@ from ..models import CorpusRecord, GoldenQuery
 QRELS = "qrels.trec"
 QUERIES = "queries.tsv"
 
+#: One row of qrels.trec: query, iteration (always 0), document, grade.
+QRELS_LINE = "{} 0 {} {}\n"
+
 _LINE_BREAKS = re.compile(r"[\t\r\n\v\f\x85\u2028\u2029]+")
 
 
@@ -28,7 +31,7 @@ def qrels_lines(
 ) -> Iterator[str]:
     """qrels.trec's lines: grade 2 and 1 rows of every query."""
     del corpus
-    return graded_lines(queries, by_article, "{} 0 {} {}\n")
+    return graded_lines(queries, by_article, QRELS_LINE)
 
 
 def graded_lines(
