@@ -187,3 +187,16 @@ def test_a_full_disk_leaves_the_last_build_as_it_was(
     assert "No space left on device" in capsys.readouterr().err
     after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before  # no new file, no half-written one, no temporary left over
+
+
+def test_report_counts_link_only_sections_apart(tmp_path: Path) -> None:
+    from test_sections import LINKS_EN
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "logging.html").write_text(LINKS_EN, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q"]) == 0
+    counts = json.loads((out / "report.json").read_text())["counts"]
+    # "See also" by its heading, "Where to go from here" by its link density
+    assert (counts["excluded_sections"], counts["excluded_by_links"]) == (2, 1)

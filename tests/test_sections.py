@@ -1,6 +1,9 @@
-"""sections.py: split at H2, H3 kept inside, intro dropped, exclusions, code dropped, anchors."""
+"""sections.py: split at H2, H3 kept inside, intro dropped, exclusions (by heading and by link
+density), code dropped, anchors."""
 
 from __future__ import annotations
+
+import re
 
 from qrelsmith import parse_article
 from qrelsmith.config import BuildOptions
@@ -115,3 +118,75 @@ def test_a_page_without_body_or_title_tags_still_has_a_root_and_a_title() -> Non
     assert [(s.heading, s.text) for s in article.sections] == [("One", "text")]
     untitled = parse_article("<h2>One</h2><p>text</p>", "untitled.html")
     assert untitled.title == ""
+
+
+# Link-only sections, shaped as on the dev set's Microsoft docs (Markdown rendered to HTML).
+LINKS_EN = """<html><body><article><h1>Configure logging</h1><p>Intro.</p>
+<h2 id="providers">Logging providers</h2>
+<p>A provider writes logs to a destination. The <a href="/api/ilogger">ILogger</a> interface is
+the entry point; see <a href="https://example.com/serilog">Serilog</a> for a third-party one, and
+<a href="#filters">filters</a> below.</p>
+<h2 id="filters">Log filters</h2><p>Filters choose the minimum level per category.</p>
+<h2 id="next">Where to go from here</h2>
+<ul><li><a href="/aspnetcore/fundamentals/host">Generic host in ASP.NET Core</a></li>
+<li><a href="/aspnetcore/fundamentals/configuration">Configuration in ASP.NET Core</a></li>
+<li><a href="/dotnet/core/extensions/logging-providers">Logging providers in .NET</a></li></ul>
+<h2>See also</h2><ul><li><a href="/a">High-performance logging</a></li></ul>
+</article></body></html>"""
+
+LINKS_JA = """<html><body><article><h1>コード メトリクス</h1>
+<h2>メトリクスを生成する</h2><p>[分析] メニューの <a href="/ja/metrics">コード メトリクスの計算</a>
+を選ぶと、ソリューション全体の値が表示されます。保守容易性インデックスは 0 から 100 の値です。</p>
+<h2>情報の入手方法</h2><p><a href="/ja/intellitrace-use">保存された IntelliTrace データの使用</a></p>
+<p><a href="/ja/intellitrace">IntelliTrace</a></p>
+<h3>ブログ</h3><p><a href="https://blogs.example.com/a">IntelliTrace 収集計画の作成およびカスタマイズ</a></p>
+<p><a href="https://blogs.example.com/b">運用サーバーでの IntelliTrace 収集の最適化</a></p>
+<h3>フォーラム</h3><p><a href="https://forums.example.com/vs">Visual Studio デバッガー</a></p>
+<h2>関連項目</h2><p>説明のある文章がここに少しだけあります。</p>
+</article></body></html>"""
+
+
+def test_link_dense_section_is_excluded_by_density_and_says_so() -> None:
+    article = parse_article(LINKS_EN, "en/logging.html")
+    assert [s.heading for s in article.sections] == ["Logging providers", "Log filters"]
+    by_heading = {e.heading: e for e in article.excluded}
+    nxt = by_heading["Where to go from here"]
+    assert (nxt.why, nxt.pattern, nxt.link_density) == ("links", None, 1.0)
+    see_also = by_heading["See also"]
+    assert (see_also.why, see_also.pattern, see_also.link_density) == ("heading", "see also", None)
+
+
+def test_a_section_with_a_few_links_keeps_them_as_text() -> None:
+    providers = parse_article(LINKS_EN, "en/logging.html").sections[0]
+    assert "The ILogger interface is the entry point; see Serilog for a third-party one" in providers.text
+    assert "\ue001" not in providers.text and "\ue002" not in providers.text
+
+
+def test_japanese_link_list_by_density_and_kanren_koumoku_by_name() -> None:
+    article = parse_article(LINKS_JA, "ja/metrics.html")
+    assert [s.heading for s in article.sections] == ["メトリクスを生成する"]
+    assert "コード メトリクスの計算 を選ぶと" in article.sections[0].text
+    found = [(e.heading, e.why, e.pattern, e.link_density) for e in article.excluded]
+    # the subheadings ブログ / フォーラム are the only characters outside links
+    assert found == [("情報の入手方法", "links", None, 0.93), ("関連項目", "heading", "関連項目", None)]
+
+
+def test_in_page_links_do_not_count_so_unwrapping_them_changes_nothing() -> None:
+    toc = """<body><h2>On this page</h2><ul><li><a href="#a">Install the package and configure it</a></li>
+    <li><a href="#b">Run the service</a></li></ul><h2 id="a">A</h2><p>a</p></body>"""
+    unwrapped = re.sub(r"<a href=\"#\w+\">(.*?)</a>", r"\1", toc)
+    for page in (toc, unwrapped):
+        assert [s.heading for s in parse_article(page, "t.html").sections] == ["On this page", "A"]
+
+
+def test_link_only_density_zero_keeps_link_lists() -> None:
+    options = BuildOptions(link_only_density=0)
+    article = parse_article(LINKS_EN, "en/logging.html", options=options)
+    assert "Where to go from here" in [s.heading for s in article.sections]
+    assert article.sections[-1].text.startswith("Generic host in ASP.NET Core")
+
+
+def test_a_page_cannot_forge_link_marks() -> None:
+    page = "<body><h2>One</h2><p>\ue001plain text that is not a link at all\ue002</p></body>"
+    article = parse_article(page, "f.html")
+    assert article.sections[0].text == "plain text that is not a link at all"

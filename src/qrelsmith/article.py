@@ -49,7 +49,13 @@ def parse_article(
         remove_element(element)  # the table's text must never reach a section: it holds the answers
     with_ids = anchors if anchors is not None else table is not None
     sections, excluded = split_sections(
-        page.root, identifier, level, options.excluded_headings, drop, anchors=with_ids
+        page.root,
+        identifier,
+        level,
+        options.excluded_headings,
+        drop,
+        anchors=with_ids,
+        link_only_density=options.link_only_density,
     )
     return Article(
         id=identifier,

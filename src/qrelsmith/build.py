@@ -76,6 +76,7 @@ class PageResult:
     queries: list[GoldenQuery] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
     excluded: int = 0
+    excluded_by_links: int = 0
     rows: int = 0
     has_table: bool = False
     skipped: Skipped | None = None
@@ -175,6 +176,7 @@ def process_page(page: Page, config: Config) -> PageResult:
     ]
     result.queries, result.rejected = queries, rejected
     result.excluded = len(article.excluded)
+    result.excluded_by_links = sum(e.why == "links" for e in article.excluded)
     result.rows = len(article.quickref_rows)
     result.has_table = article.table is not None
     result.section_chars = [len(r.text) for r in result.corpus]
@@ -225,7 +227,8 @@ class ReportBuilder:
         self.section_chars = array("q")
         self.queries_per_article = array("q")
         self.by_match: Counter[str] = Counter()
-        self.articles = self.excluded = self.without_table = self.rows = 0
+        self.articles = self.excluded = self.excluded_by_links = self.without_table = 0
+        self.rows = 0
 
     def fold(self, ordered: Iterable[PageResult]) -> Iterator[PageResult]:
         """The results to write, in article-id order: of pages with the same article id, the
@@ -245,6 +248,7 @@ class ReportBuilder:
             return
         self.articles += 1
         self.excluded += page.excluded
+        self.excluded_by_links += page.excluded_by_links
         self.rows += page.rows
         self.without_table += not page.has_table
         self.section_chars.extend(page.section_chars)
@@ -260,6 +264,7 @@ class ReportBuilder:
             articles=self.articles,
             sections=len(self.section_chars),
             excluded_sections=self.excluded,
+            excluded_by_links=self.excluded_by_links,
             articles_without_table=self.without_table,
             rows=self.rows,
             queries=sum(self.by_match.values()),

@@ -73,9 +73,11 @@ def summary(report: Report, out: Path) -> str:
     """The lines printed at the end of a build."""
     counts = report.counts
     rules = ", ".join(f"{rule} {n}" for rule, n in counts.by_match.items())
+    by_links = f", {counts.excluded_by_links} as link lists" if counts.excluded_by_links else ""
     lines = [
         f"built {out}: {counts.articles} articles, {counts.sections} sections "
-        f"({counts.excluded_sections} excluded), {counts.queries} queries from {counts.rows} rows",
+        f"({counts.excluded_sections} excluded{by_links}), {counts.queries} queries from "
+        f"{counts.rows} rows",
         f"  matched by: {rules}",
         f"  rejected rows: {counts.rejected}; articles without a table: "
         f"{counts.articles_without_table}; skipped pages: {counts.skipped}",

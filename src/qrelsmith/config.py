@@ -39,6 +39,11 @@ Method = Literal["bm25", "tfidf"]
 Gains = Literal["linear", "exp"]
 
 
+def _share(default: float, description: str) -> Any:
+    """A 0-1 option: a share, a similarity or a confidence."""
+    return Field(default=default, ge=0, le=1, description=description)
+
+
 class _Options(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -50,6 +55,11 @@ class BuildOptions(_Options):
     drop_tags: list[str] = Field(default_factory=lambda: list(patterns.DROP_TAGS))
     section_level: int = Field(default=patterns.SECTION_LEVEL, ge=1, le=6)
     excluded_headings: list[str] = Field(default_factory=lambda: list(patterns.EXCLUDED_HEADINGS))
+    link_only_density: float = _share(
+        patterns.LINK_ONLY_DENSITY,
+        "a section whose characters are at least this share link text (links to other pages) "
+        "with little text besides is excluded as link-only; 0 = never",
+    )
     query_headers: list[str] = Field(default_factory=lambda: list(patterns.QUERY_HEADERS))
     answer_headers: list[str] = Field(default_factory=lambda: list(patterns.ANSWER_HEADERS))
     reference_headers: list[str] = Field(default_factory=lambda: list(patterns.REFERENCE_HEADERS))

@@ -43,12 +43,27 @@ class Section(Record):
     text: str = Field(description="section text: tags removed, code dropped, whitespace folded")
 
 
+#: Why a section is kept out of the corpus: its heading names it (FAQ, summary, references,
+#: see also ...), or its text is mostly links to other pages.
+ExclusionReason = Literal["heading", "links"]
+
+
 class ExcludedSection(Record):
-    """An H2 section kept out of the corpus (FAQ, summary, references ...)."""
+    """An H2 section kept out of the corpus (FAQ, summary, references, link lists ...)."""
 
     id: str
     heading: str
-    pattern: str = Field(description="the exclusion pattern that matched the heading")
+    why: ExclusionReason = "heading"
+    pattern: str | None = Field(
+        default=None, description="why=heading: the exclusion pattern that matched the heading"
+    )
+    link_density: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="why=links: share of the section's characters (white space left out) in "
+        "links to other pages",
+    )
 
 
 class QuickRefRow(Record):
@@ -169,7 +184,11 @@ class Counts(Record):
 
     articles: int
     sections: int
-    excluded_sections: int
+    excluded_sections: int = Field(description="by heading and by links, together")
+    excluded_by_links: int = Field(
+        description="of excluded_sections, those excluded as link-only (see also, next steps "
+        "...) whose heading no pattern names"
+    )
     articles_without_table: int
     rows: int
     queries: int

@@ -19,13 +19,15 @@ from lxml.etree import _Element as Element
 from .config import BuildOptions
 from .decode import sniff
 from .errors import DataError
-from .sections import MARK
+from .sections import RESERVED
 from .text import text_of
 
 _PLAIN_TAG = re.compile(r"^[a-z][a-z0-9]*$")
 _LOOKS_LIKE_MARKUP = re.compile(rb"<\s*[a-zA-Z!]")
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>")
-_MARK_UTF8 = MARK.encode("utf-8")
+_RESERVED_UTF8 = tuple(mark.encode("utf-8") for mark in RESERVED)
+#: The first two UTF-8 bytes of all reserved characters (U+E000-U+E002): one scan of a page.
+_RESERVED_PREFIX = _RESERVED_UTF8[0][:2]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +80,9 @@ def parse_html(
         raw = data[bom:]
         if encoding != "utf-8":
             raw = raw.decode(encoding, errors="replace").encode("utf-8")
-    if _MARK_UTF8 in raw:  # sections.py brackets its markers with it: no page may forge one
-        raw = raw.replace(_MARK_UTF8, b"")
+    if _RESERVED_PREFIX in raw:  # sections.py marks its text with them: no page may forge one
+        for reserved in _RESERVED_UTF8:
+            raw = raw.replace(reserved, b"")
     if not _LOOKS_LIKE_MARKUP.search(raw[:65536]):
         raise DataError("not HTML (no markup)")
     # collect_ids=False: no hash table of ids is built (nothing looks elements up by id), which
