@@ -18,7 +18,9 @@ from qrelsmith.errors import DataError
 from qrelsmith.models import GoldenQuery, Origin
 
 
-def query(i: int, match: str = "contains", score: float = 100.0, sections: int = 1) -> GoldenQuery:
+def query(
+    i: int, match: str = "contains", confidence: float = 0.9, sections: int = 1
+) -> GoldenQuery:
     return GoldenQuery(
         qid=f"a{i % 17}.html#q{i}",
         query=f"q{i}",
@@ -27,7 +29,7 @@ def query(i: int, match: str = "contains", score: float = 100.0, sections: int =
         same_article=1,
         source="t:r",
         match=match,
-        score=score,
+        confidence=confidence,
         origin=Origin(path="a", row=i),
         flags=[],
     )
@@ -36,21 +38,24 @@ def query(i: int, match: str = "contains", score: float = 100.0, sections: int =
 def population() -> list[GoldenQuery]:
     return (
         [query(i) for i in range(300)]
-        + [query(i, "fuzzy", 62.0) for i in range(300, 320)]
-        + [query(i, "fuzzy", 85.0) for i in range(320, 340)]
+        + [query(i, "fuzzy", 0.62) for i in range(300, 320)]
+        + [query(i, "fuzzy", 0.78) for i in range(320, 340)]
         + [query(i, sections=2) for i in range(340, 360)]
     )
 
 
 def test_strata() -> None:
-    assert stratum_of(query(1, "fuzzy", 70.0, sections=2), 75.0) == "low_score"
-    assert stratum_of(query(1, "fuzzy", 80.0), 75.0) == "fuzzy"
-    assert stratum_of(query(1, "exact", sections=2), 75.0) == "multi"
-    assert stratum_of(query(1, "anchor"), 75.0) == "plain"
+    assert stratum_of(query(1, "fuzzy", 0.7, sections=2), 0.75) == "low_confidence"
+    assert stratum_of(query(1, "order", 0.65), 0.75) == "low_confidence"  # any rule counts
+    assert stratum_of(query(1, "contains", 0.7), 0.75) == "low_confidence"
+    assert stratum_of(query(1, "fuzzy", 0.78), 0.75) == "fuzzy"
+    assert stratum_of(query(1, "order", 0.78), 0.75) == "fuzzy"
+    assert stratum_of(query(1, "exact", 0.99, sections=2), 0.75) == "multi"
+    assert stratum_of(query(1, "anchor", 1.0), 0.75) == "plain"
 
 
 def test_risky_rows_over_represented_and_weights_unbiased() -> None:
-    sample = draw_sample(population(), 40, seed=0, low_score=75.0)
+    sample = draw_sample(population(), 40, seed=0, low_confidence=0.75)
     assert len(sample.rows) == 40
     counts = {name: s.sampled for name, s in sample.strata.items()}
     risky_share_in_sample = (40 - counts["plain"]) / 40
@@ -62,38 +67,38 @@ def test_risky_rows_over_represented_and_weights_unbiased() -> None:
 
 
 def test_reproducible_and_seed_dependent() -> None:
-    first = draw_sample(population(), 40, seed=3, low_score=75.0)
-    assert first == draw_sample(list(reversed(population())), 40, seed=3, low_score=75.0)
-    assert first.rows != draw_sample(population(), 40, seed=4, low_score=75.0).rows
+    first = draw_sample(population(), 40, seed=3, low_confidence=0.75)
+    assert first == draw_sample(list(reversed(population())), 40, seed=3, low_confidence=0.75)
+    assert first.rows != draw_sample(population(), 40, seed=4, low_confidence=0.75).rows
 
 
 def test_allocate() -> None:
-    assert allocate({"low_score": 2, "fuzzy": 0, "multi": 1, "plain": 10}, 40) == {
-        "low_score": 2,
+    assert allocate({"low_confidence": 2, "fuzzy": 0, "multi": 1, "plain": 10}, 40) == {
+        "low_confidence": 2,
         "fuzzy": 0,
         "multi": 1,
         "plain": 10,
     }
-    small = allocate({"low_score": 1, "fuzzy": 1, "multi": 1, "plain": 1000}, 4)
-    assert small == {"low_score": 1, "fuzzy": 1, "multi": 1, "plain": 1}
+    small = allocate({"low_confidence": 1, "fuzzy": 1, "multi": 1, "plain": 1000}, 4)
+    assert small == {"low_confidence": 1, "fuzzy": 1, "multi": 1, "plain": 1}
     assert (
-        sum(allocate({"low_score": 20, "fuzzy": 20, "multi": 20, "plain": 300}, 40).values()) == 40
+        sum(allocate({"low_confidence": 20, "fuzzy": 20, "multi": 20, "plain": 300}, 40).values()) == 40
     )
 
 
 def test_planned_half_width_printed() -> None:
-    sample = draw_sample(population(), 40, seed=0, low_score=75.0)
+    sample = draw_sample(population(), 40, seed=0, low_confidence=0.75)
     assert "95% interval half-width about ±0." in sample_summary(sample)
     assert planned_half_width(sample, 0.5) > planned_half_width(sample, 0.95)
 
 
 def test_oversample_factors_can_be_changed() -> None:
-    even = {"low_score": 1.0, "fuzzy": 1.0, "multi": 1.0, "plain": 1.0}
-    populations = {"low_score": 20, "fuzzy": 20, "multi": 20, "plain": 340}
-    assert allocate(populations, 40, even) == {"low_score": 2, "fuzzy": 2, "multi": 2, "plain": 34}
+    even = {"low_confidence": 1.0, "fuzzy": 1.0, "multi": 1.0, "plain": 1.0}
+    populations = {"low_confidence": 20, "fuzzy": 20, "multi": 20, "plain": 340}
+    assert allocate(populations, 40, even) == {"low_confidence": 2, "fuzzy": 2, "multi": 2, "plain": 34}
     assert allocate(populations, 40)["plain"] < 34
-    drawn = draw_sample(population(), 40, seed=0, low_score=75.0, oversample=even)
-    assert drawn.strata != draw_sample(population(), 40, seed=0, low_score=75.0).strata
+    drawn = draw_sample(population(), 40, seed=0, low_confidence=0.75, oversample=even)
+    assert drawn.strata != draw_sample(population(), 40, seed=0, low_confidence=0.75).strata
 
 
 def test_load_build_reads_only_the_wanted_articles(tmp_path: Path) -> None:

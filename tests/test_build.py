@@ -100,13 +100,13 @@ def test_missing_path_and_bad_config_write_nothing(tmp_path: Path, capsys: pytes
 def test_config_overrides_defaults(tmp_path: Path) -> None:
     site = write_site(tmp_path / "site", ["a.html"])
     config = tmp_path / "site.toml"
-    config.write_text('[build]\nexcluded_headings = []\nfuzzy_threshold = 99\n[audit]\nsize = 0\n')
+    config.write_text('[build]\nexcluded_headings = []\nfuzzy_threshold = 0.99\n[audit]\nsize = 0\n')
     out = tmp_path / "out"
     assert main(["build", str(site), "--out", str(out), "-c", str(config), "-q"]) == 0
     report = json.loads((out / "report.json").read_text())
     assert report["counts"]["excluded_sections"] == 0
-    assert report["counts"]["rejected"] == 1  # "Using it" no longer fuzzy-matches at 99
-    assert report["manifest"]["config"]["build"]["fuzzy_threshold"] == 99
+    assert report["counts"]["rejected"] == 1  # "Using it" no longer fuzzy-matches at 0.99
+    assert report["manifest"]["config"]["build"]["fuzzy_threshold"] == 0.99
 
 
 def test_interrupted_write_leaves_no_partial_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -115,8 +115,11 @@ def test_check_ranks_the_planted_problems(capsys: pytest.CaptureFixture[str]) ->
     assert main(["check", str(BUILD), "--json"]) == 0
     suspects = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     kinds = {s["qid"]: {signal["kind"] for signal in s["signals"]} for s in suspects}
-    assert suspects[0]["qid"] == "es/envios.html#q0"
-    assert {"other-article", "duplicate", "low-score"} <= kinds["es/envios.html#q0"]
+    assert [s["qid"] for s in suspects[:2]] == ["ja/rdp-port.html#q3", "es/envios.html#q0"]
+    assert {"other-article", "duplicate", "low-confidence"} <= kinds["es/envios.html#q0"]
+    # "ポート番号" is in two headings, 0.77 and 0.69 similar: within twice the build's margin
+    assert {"no-content", "low-confidence", "near-tie"} <= kinds["ja/rdp-port.html#q3"]
+    assert "near-tie" not in kinds["ja/rdp-port.html#q1"]
     assert "duplicate" in kinds["es/devoluciones.html#q0"]
     assert "no-content" in kinds["ja/rdp-port.html#q2"]  # 置くか置かないか
     assert "no-content" in kinds["ja/rdp-port.html#q3"]  # どちらを選ぶか

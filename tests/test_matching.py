@@ -1,4 +1,4 @@
-"""matching.py: anchor, exact, contains, fuzzy; splits, H3 references, near-ties, rejects."""
+"""matching.py: anchor, exact, contains, fuzzy, order; splits, H3 references, guards, rejects."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import pytest
 
 from qrelsmith import match_reference, parse_article
 from qrelsmith.config import BuildOptions
+from qrelsmith.matching import HeadingIndex
 from qrelsmith.models import Article
 
 PAGE = """<article>
@@ -66,7 +67,7 @@ def test_fuzzy_reworded(article: Article) -> None:
     match = match_reference("Cc と Bcc の違いと使い分け", article)
     assert match.rule == "fuzzy"
     assert match.section_ids == ids(article, "CcとBccの使い分けと違い")
-    assert 60 <= match.score < 100
+    assert 0.55 <= match.confidence <= 0.8
 
 
 def test_near_tie_is_ambiguous(article: Article) -> None:
@@ -96,7 +97,180 @@ def test_anchor_to_heading_or_inside_section(article: Article) -> None:
 
 
 def test_threshold_is_an_option(article: Article) -> None:
-    strict = BuildOptions(fuzzy_threshold=99)
+    strict = BuildOptions(fuzzy_threshold=0.99)
     assert (
         match_reference("Cc と Bcc の違いと使い分け", article, options=strict).reason == "unmatched"
     )
+
+
+def page(*headings: str) -> Article:
+    """An article whose H2s (and "- " prefixed H3s) are ``headings``, each with a little text."""
+    html = "".join(
+        f"<h3>{h[2:]}</h3><p>t</p>" if h.startswith("- ") else f"<h2>{h}</h2><p>t</p>"
+        for h in headings
+    )
+    return parse_article(f"<article>{html}</article>", "page.html")
+
+
+def section_of(article: Article, reference: str) -> str | None:
+    match = match_reference(reference, article)
+    if not match.section_ids:
+        return None
+    return next(s.heading for s in article.sections if s.id == match.section_ids[0])
+
+
+def test_word_aware_similarity_finds_shortened_cjk_references() -> None:
+    article = page(
+        "404 Not Found が出る原因", "500 Internal Server Error の原因", "リダイレクトの設定"
+    )
+    match = match_reference("404の原因", article)
+    assert match.rule == "fuzzy"
+    assert section_of(article, "404の原因") == "404 Not Found が出る原因"
+
+
+def test_latin_containment_keeps_word_boundaries() -> None:
+    article = page(
+        "There and back", "Setup", "basic_string_view::max_size", "basic_string_view::size"
+    )
+    assert match_reference("here", article).section_ids == []
+    assert section_of(article, "size") == "basic_string_view::size"
+    assert match_reference("size", article).rule == "contains"
+
+
+def test_light_stems_join_word_forms() -> None:
+    article = page("Filtros de acción", "Filtros de resultados", "Registro de un nombre")
+    assert section_of(article, "filtros de acciones") == "Filtros de acción"
+
+
+def test_rare_words_outweigh_words_every_heading_shares() -> None:
+    article = page(
+        "CMFCRibbonButton::GetImageIndex", "CMFCRibbonButton::SetImageIndex",
+        "CMFCRibbonButton::IsDefaultCommand", "CMFCRibbonButton::RemoveSubItem",
+    )  # fmt: skip
+    assert section_of(article, "CRibbonButton::RemoveSubItem") == "CMFCRibbonButton::RemoveSubItem"
+    assert section_of(article, "CRibbonButton::GetImageIndex") == "CMFCRibbonButton::GetImageIndex"
+
+
+def test_identifier_split_by_machine_translation() -> None:
+    article = page("Sid:: Admins", "Sid::D ialup", "Sid::P roxy", "Sid:: Network")
+    assert section_of(article, "Sids::Dialup") == "Sid::D ialup"
+    assert section_of(article, "Sids::Proxy") == "Sid::P roxy"
+
+
+def test_vague_link_text_is_never_matched() -> None:
+    article = page("こちらの設定", "Learn more about caching", "Aquí y allá")
+    for vague in ("こちら", "here", "Learn more", "aquí", "여기", "詳細", "this section"):
+        match = match_reference(vague, article)
+        assert (match.section_ids, match.reason) == ([], "vague"), vague
+
+
+def test_fragments_match_only_exactly() -> None:
+    article = page("PowerShell を使用する", "パラメーターの一覧")
+    assert match_reference("を使用", article).section_ids == []
+    assert match_reference("、パラメーター", article).section_ids == []
+
+
+def test_headings_that_differ_in_a_number_are_different() -> None:
+    article = page("Migrate from v4tov4", "Migrate from v4tov6", "Exited (0)", "Exited (1)")
+    assert section_of(article, "Migrate v4tov6") == "Migrate from v4tov6"
+    assert match_reference("container Exited (2)", article).section_ids == []
+
+
+def test_exact_after_dropping_brackets_or_step_prefix() -> None:
+    article = page("HTTPS 化（Let's Encrypt）", "Step 2: Configure the proxy", "ログの見方")
+    https = match_reference("HTTPS 化", article)
+    assert (https.rule, https.confidence) == ("exact", 0.97)
+    step = match_reference("Configure the proxy", article)
+    assert (step.rule, section_of(article, "Configure the proxy")) == (
+        "exact",
+        "Step 2: Configure the proxy",
+    )
+    assert match_reference("ログの見方", article).confidence == 0.99
+
+
+def test_h2_exact_beats_h3_exact_elsewhere() -> None:
+    article = page("Caching", "Setup", "- Caching")
+    assert section_of(article, "Caching") == "Caching"
+
+
+def test_repeated_heading_takes_the_first_and_says_so() -> None:
+    article = page("Cookies", "Sesiones", "Cookies", "Sesiones")  # versioned page, twice over
+    match = match_reference("Cookies", article)
+    assert (match.section_ids, match.flags) == ([article.sections[0].id], ["duplicate-heading"])
+
+
+def test_same_h3_under_two_h2s_is_ambiguous_alone() -> None:
+    article = page("Install", "- Check", "Configure", "- Check")
+    match = match_reference("Check", article)
+    assert (match.reason, match.candidates) == ("ambiguous", ["Check"])
+
+
+def test_partial_multi_section_reference_keeps_what_resolved() -> None:
+    article = page("ログの見方", "ログの設定")
+    match = match_reference("ログの見方／ログの保存期間", article)
+    assert (match.section_ids, match.rule, match.flags) == (
+        [article.sections[0].id],
+        "exact",
+        ["partial-reference"],
+    )
+    # a part that is ambiguous (not dangling) still rejects the row
+    assert match_reference("ログ／エラーの対処", article).section_ids == []
+
+
+def test_confidence_scale_orders_the_rules() -> None:
+    article = page("RDPのポート番号3389と確かめ方", "Cc と Bcc の使い分けと違い", "Docker の基本")
+    exact = match_reference("Docker の基本", article).confidence
+    contains = match_reference("ポート番号3389", article).confidence
+    fuzzy = match_reference("Cc と Bcc の違いと使い分け", article).confidence
+    assert 1.0 > exact > contains > 0.8 >= fuzzy > 0.5
+
+
+# --------------------------------------------------------------------------- a table's order
+
+
+def rows(*references: str) -> list[tuple[str, tuple[str, ...]]]:
+    return [(reference, ()) for reference in references]
+
+
+def test_order_settles_a_repeated_h3() -> None:
+    article = page("Install", "- Check", "Configure", "- Check", "Deploy")
+    index = HeadingIndex.from_article(article)
+    first, second, third, fourth, fifth = index.match_rows(
+        rows("Install", "Check", "Configure", "Check", "Deploy")
+    )
+    assert first.rule == third.rule == fifth.rule == "exact"
+    assert (second.rule, second.section_ids) == ("order", [article.sections[0].id])
+    assert (fourth.rule, fourth.section_ids) == ("order", [article.sections[1].id])
+    assert second.confidence <= 0.7
+
+
+def test_order_takes_a_weak_candidate_between_close_neighbours() -> None:
+    article = page(
+        "Instalación", "Configurar el proxy inverso", "Registros", "Resumen del despliegue"
+    )
+    index = HeadingIndex.from_article(article)
+    alone = index.match("poner un proxy delante", ())
+    assert alone.section_ids == []  # below the threshold on its own
+    _, middle, _ = index.match_rows(rows("Instalación", "poner un proxy delante", "Registros"))
+    assert (middle.rule, middle.section_ids) == ("order", [article.sections[1].id])
+
+
+def test_order_is_not_used_when_the_table_does_not_follow_the_page() -> None:
+    article = page("Install", "- Check", "Configure", "- Check", "Deploy", "Monitor")
+    index = HeadingIndex.from_article(article)
+    results = index.match_rows(rows("Monitor", "Deploy", "Check", "Configure", "Install"))
+    assert results[2].reason == "ambiguous"
+
+
+def test_order_rejects_a_fuzzy_match_it_contradicts() -> None:
+    article = page(
+        "Instalar el servidor", "Configurar la caché", "Configurar la caché distribuida",
+        "Supervisar el servidor", "Copias de seguridad",
+    )  # fmt: skip
+    index = HeadingIndex.from_article(article)
+    alone = index.match("configurar caché distribuida en Redis", ())
+    assert alone.section_ids == [article.sections[2].id]
+    results = index.match_rows(
+        rows("Instalar el servidor", "configurar caché distribuida en Redis", "Configurar la caché")
+    )
+    assert results[1].reason in (None, "out-of-order")

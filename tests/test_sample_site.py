@@ -12,13 +12,11 @@ import re
 from pathlib import Path
 
 import pytest
-from rapidfuzz import fuzz
 
 from qrelsmith import parse_article
 from qrelsmith.cli import main
 from qrelsmith.config import BuildOptions
 from qrelsmith.matching import HeadingIndex, split_reference
-from qrelsmith.text import heading_key
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "samples" / "site"
@@ -66,7 +64,7 @@ CASES = _cases()
 
 
 def test_cases_file_covers_every_row() -> None:
-    assert len(CASES) == 84
+    assert len(CASES) == 91
 
 
 @pytest.mark.parametrize(("page", "row", "expected"), CASES, ids=[f"{p}#q{r}" for p, r, _ in CASES])
@@ -87,9 +85,9 @@ def test_row_matches_cases_md(out: Path, page: str, row: int, expected: str) -> 
 
 def test_counts(out: Path) -> None:
     counts = json.loads((out / "report.json").read_text())["counts"]
-    assert counts["by_match"] == {"anchor": 5, "exact": 57, "contains": 11, "fuzzy": 7}
-    assert (counts["queries"], counts["rejected"], counts["skipped"]) == (80, 4, 2)
-    assert (counts["articles"], counts["articles_without_table"]) == (17, 1)
+    assert counts["by_match"] == {"anchor": 5, "exact": 63, "contains": 9, "fuzzy": 7, "order": 2}
+    assert (counts["queries"], counts["rejected"], counts["skipped"]) == (86, 5, 2)
+    assert (counts["articles"], counts["articles_without_table"]) == (18, 1)
 
 
 def test_fuzzy_threshold_separates(out: Path) -> None:
@@ -105,10 +103,12 @@ def test_fuzzy_threshold_separates(out: Path) -> None:
         index = HeadingIndex.from_article(article)
         reference = query["source"].split(":", 1)[1]
         for part in split_reference(reference, options.reference_separators):
-            key = heading_key(part)
-            scores = [(fuzz.ratio(key, t.key), t.target_id in query["relevant"]) for t in index.targets]
+            scores = [
+                (index.similarity(index.form(part), position)[0], target.target_id in query["relevant"])
+                for position, target in enumerate(index.targets)
+            ]
             right.append(max(s for s, ok in scores if ok))
             wrong.append(max((s for s, ok in scores if not ok), default=0.0))
     assert len(right) == 7
     assert min(right) >= options.fuzzy_threshold > max(wrong) + options.ambiguity_margin
-    assert round(min(right), 1) == 67.9 and round(max(wrong), 1) == 48.1
+    assert round(min(right), 3) == 0.648 and round(max(wrong), 2) == 0.38

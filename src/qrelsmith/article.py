@@ -79,8 +79,9 @@ def article_queries(
     origin_path = article.path or article.id
     queries: list[GoldenQuery] = []
     rejected: list[Rejected] = []
-    for row in article.table.rows:
-        match = index.match(row.reference, row.reference_anchors, options)
+    rows = article.table.rows
+    matches = index.match_rows([(row.reference, row.reference_anchors) for row in rows], options)
+    for row, match in zip(rows, matches, strict=True):
         if not row.query.strip() or not match.section_ids or match.rule is None:
             rejected.append(
                 Rejected(
@@ -102,8 +103,9 @@ def article_queries(
                 same_article=len(article.sections) - len(match.section_ids),
                 source=f"{article.table.name}:{row.reference}",
                 match=match.rule,
-                score=match.score,
+                confidence=match.confidence,
                 origin=Origin(path=origin_path, row=row.row, url=article.url),
+                flags=match.flags,
             )
         )
     return queries, rejected

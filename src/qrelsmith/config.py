@@ -5,7 +5,7 @@ from ``patterns.py``. Example ``site.toml``::
 
     [build]
     article_selectors = ["div.post-body", "article"]
-    fuzzy_threshold = 65
+    fuzzy_threshold = 0.65
 
     [audit]
     size = 60
@@ -66,8 +66,14 @@ class BuildOptions(_Options):
     reference_separators: list[str] = Field(
         default_factory=lambda: list(patterns.REFERENCE_SEPARATORS)
     )
-    fuzzy_threshold: float = Field(default=patterns.FUZZY_THRESHOLD, ge=0, le=100)
-    ambiguity_margin: float = Field(default=patterns.AMBIGUITY_MARGIN, ge=0, le=100)
+    fuzzy_threshold: float = _share(
+        patterns.FUZZY_THRESHOLD,
+        "word-aware similarity (0-1) a reference needs to match a heading fuzzily",
+    )
+    ambiguity_margin: float = _share(
+        patterns.AMBIGUITY_MARGIN,
+        "two sections whose similarity differs by less than this are a near-tie",
+    )
     encoding: str | None = Field(
         default=None, description="force this encoding instead of detecting it"
     )
@@ -94,10 +100,13 @@ class AuditOptions(_Options):
 
     size: int = Field(default=patterns.AUDIT_SIZE, ge=0)
     seed: int = patterns.AUDIT_SEED
-    low_score: float = Field(default=patterns.LOW_SCORE, ge=0, le=100)
+    low_confidence: float = _share(
+        patterns.LOW_CONFIDENCE,
+        "labels below this confidence (0-1, any rule) are over-sampled and flagged by check",
+    )
     oversample: dict[str, float] = Field(
         default_factory=lambda: dict(patterns.OVERSAMPLE),
-        description="stratum (low_score, fuzzy, multi, plain) -> how many times more likely "
+        description="stratum (low_confidence, fuzzy, multi, plain) -> how many times more likely "
         "its rows are drawn; strata not named keep their default",
     )
 

@@ -1,44 +1,105 @@
 """A section reference x an article's headings -> Match.
 
-Rules, tried in order and recorded: ``anchor`` (an in-page link to a heading or into a section),
-``exact`` (equal after normalisation), ``contains`` (one contains the other), ``fuzzy``
-(rapidfuzz ratio above a measured threshold). Near-ties are reported as ambiguous, never guessed.
-A reference naming several sections ("A／B") yields all of them when every part matches; a
+Rules, tried in order and recorded: ``anchor`` (an in-page link to a heading or into a
+section), ``exact`` (equal after normalisation, or after dropping a bracketed part or a
+"Step 2:" prefix), ``contains`` (one holds the other, on word boundaries), ``fuzzy`` (a
+word-aware similarity above a measured threshold, see ``patterns.SIMILARITY_WEIGHTS``). When an
+exact candidate exists only exact candidates compete, and an H2 beats an H3 elsewhere.
+Near-ties are ambiguous, never guessed; vague link text ("here", こちら) and sentence fragments
+("を使用") match nothing but an equal heading.
+
+A reference naming several sections ("A／B") yields all of them when every part matches, and
+the parts that match (flagged ``partial-reference``) when the others match nothing at all; a
 reference equal to a heading is never split ("TCP/UDP の違い" stays whole).
+
+The rows of one table are decided together (``HeadingIndex.match_rows``): quick-reference
+tables follow the page's order, so a monotone alignment over heading positions settles ties
+between repeated headings and takes a weaker candidate that sits where its neighbours say it
+should (rule ``order``), and rejects a fuzzy match the order contradicts.
+
+Every match carries one ``confidence`` in 0-1 (``patterns.CONFIDENCE``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz
 
+from . import patterns
 from .config import BuildOptions
 from .models import RULE_ORDER, Article, Match, MatchRule
-from .text import heading_key
+from .text import comparable, heading_key, is_light_unit, tokens, units
 
 #: Prefix marking a candidate that is an excluded section (FAQ, summary ...): a reference that
 #: lands there has no corpus target and is rejected rather than sent to a neighbour.
 EXCLUDED_MARK = "excluded:"
 
-#: A heading contained in a longer reference counts only when it is at least this share of the
-#: reference's length: short headings ("概要", "Setup") are contained in many references.
-MIN_CONTAINED_SHARE = 0.5
+#: Rules certain enough to fix a row's position in a table's alignment.
+CERTAIN: frozenset[str] = frozenset({"anchor", "exact"})
 
-#: A reference contained in a heading needs at least this many characters (after
-#: normalisation): one or two characters are contained everywhere.
-MIN_CONTAINED_CHARS = 2
+#: Flags a match can carry into golden.jsonl.
+PARTIAL_FLAG = "partial-reference"
+DUPLICATE_FLAG = "duplicate-heading"
 
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """One heading a reference may point at."""
+    """One heading a reference may point at.
+
+    ``top`` says it is its section's own (H2) heading, ``position`` its place in the page.
+    """
 
     target_id: str
     heading: str
     key: str
     excluded: bool = False
+    top: bool = True
+    position: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Form:
+    """What a heading or a reference is compared as."""
+
+    key: str
+    stripped: str
+    tokens: tuple[str, ...]
+    units: frozenset[str]
+    digits: frozenset[str]
+
+
+def _form(text: str) -> _Form:
+    toks = tokens(text)
+    return _Form(
+        key=heading_key(text),
+        stripped=_stripped_key(text),
+        tokens=toks,
+        units=frozenset(units(text)),
+        digits=frozenset(t for t in toks if any(ch.isdigit() for ch in t)),
+    )
+
+
+def _stripped_key(text: str) -> str:
+    """The key without bracketed parts and without a "Step 2:"/"例:" prefix."""
+    without = patterns.NAME_PREFIX.sub("", comparable(text).strip())
+    for opening, closing in ("()", "（）", "[]", "［］", "<>", "＜＞", "「」"):
+        while opening in without and closing in without.split(opening, 1)[1]:
+            head, rest = without.split(opening, 1)
+            without = head + " " + rest.split(closing, 1)[1]
+    return "".join(tokens(without))
+
+
+@dataclass(slots=True)
+class _Outcome:
+    """A match and the candidates behind it, for the table's alignment."""
+
+    match: Match
+    target: Target | None = None
+    tied: list[Target] = field(default_factory=list)
+    weak: list[tuple[float, Target]] = field(default_factory=list)
 
 
 class HeadingIndex:
@@ -46,24 +107,81 @@ class HeadingIndex:
 
     def __init__(self, targets: Iterable[Target], anchors: dict[str, str] | None = None):
         self.targets = [t for t in targets if t.key]
-        self.keys = [t.key for t in self.targets]
         self.anchors = anchors or {}
+        self.forms = [_form(t.heading) for t in self.targets]
+        top_key = {t.target_id: t.key for t in self.targets if t.top}
+        self.section_keys = [top_key.get(t.target_id, t.target_id) for t in self.targets]
+        document_frequency: dict[str, int] = {}
+        for form in self.forms:
+            for unit in form.units:
+                document_frequency[unit] = document_frequency.get(unit, 0) + 1
+        self._count = len(self.targets)
+        self._weights = {u: self._idf(n) for u, n in document_frequency.items()}
+        self._heading_weights = [self._weight_of(f.units) for f in self.forms]
 
     @classmethod
     def from_article(cls, article: Article) -> HeadingIndex:
         """Index the corpus sections, their subheadings, their anchors and the excluded ones."""
+        heads: list[tuple[int, Target, list[str]]] = []
+        for section in article.sections:
+            heads.append(
+                (section.index, Target(section.id, section.heading, ""), section.subheadings)
+            )
+        for excluded in article.excluded:
+            heads.append(
+                (_index_of(excluded.id), Target(excluded.id, excluded.heading, "", True), [])
+            )
+        heads.sort(key=lambda item: item[0])
         targets: list[Target] = []
         anchors: dict[str, str] = {}
+        for _, head, subheadings in heads:
+            for number, heading in enumerate((head.heading, *subheadings)):
+                targets.append(
+                    Target(
+                        head.target_id,
+                        heading,
+                        heading_key(heading),
+                        head.excluded,
+                        top=number == 0,
+                        position=len(targets),
+                    )
+                )
         for section in article.sections:
-            for heading in (section.heading, *section.subheadings):
-                targets.append(Target(section.id, heading, heading_key(heading)))
             for anchor in section.anchors:
                 anchors.setdefault(anchor, section.id)
-        for excluded in article.excluded:
-            targets.append(
-                Target(excluded.id, excluded.heading, heading_key(excluded.heading), True)
-            )
         return cls(targets, anchors)
+
+    # ----------------------------------------------------------------- weights
+
+    def _idf(self, frequency: int) -> float:
+        return math.log((self._count + 1) / (frequency + 0.5))
+
+    def _unit_weight(self, unit: str) -> float:
+        weight = self._weights.get(unit)
+        if weight is None:  # in no heading: it tells no heading from another
+            weight = self._idf(1) * patterns.UNSEEN_WEIGHT
+        return weight * patterns.LIGHT_WEIGHT if is_light_unit(unit) else weight
+
+    def _weight_of(self, group: Iterable[str]) -> float:
+        return sum(self._unit_weight(u) for u in group)
+
+    @staticmethod
+    def form(text: str) -> _Form:
+        """A reference prepared for ``similarity``."""
+        return _form(text)
+
+    def similarity(self, reference: _Form, position: int) -> tuple[float, float]:
+        """(similarity 0-1, recall) of a reference and one heading."""
+        heading = self.forms[position]
+        shared = self._weight_of(reference.units & heading.units)
+        own = self._weight_of(reference.units)
+        recall = shared / own if own else 0.0
+        precision = (
+            shared / self._heading_weights[position] if self._heading_weights[position] else 0.0
+        )
+        lcs = fuzz.ratio(reference.key, heading.key) / 100
+        w_recall, w_precision, w_lcs = patterns.SIMILARITY_WEIGHTS
+        return w_recall * recall + w_precision * precision + w_lcs * lcs, recall
 
     # ----------------------------------------------------------------- the rules
 
@@ -78,23 +196,33 @@ class HeadingIndex:
 
         ``fuzzy=False`` stops after containment: the strict evidence used to recognise a table.
         """
-        options = options or BuildOptions()
+        return self._outcome(reference, anchors, options or BuildOptions(), fuzzy).match
+
+    def _outcome(
+        self, reference: str, anchors: Sequence[str], options: BuildOptions, fuzzy: bool
+    ) -> _Outcome:
         linked = self._by_anchor(anchors)
         if linked:
-            return Match(section_ids=linked, rule="anchor", score=100.0)
+            target = next((t for t in self.targets if t.target_id == linked[0]), None)
+            return _Outcome(Match(section_ids=linked, rule="anchor", confidence=1.0), target=target)
         if not heading_key(reference):
-            return Match(reason="empty")
+            return _Outcome(Match(reason="empty"))
         whole = self._match_part(reference, options, fuzzy)
-        if whole.rule == "exact":
+        if whole.match.rule == "exact":
             return whole
         parts = split_reference(reference, options.reference_separators)
-        if len(parts) > 1:
-            matches = [self._match_part(part, options, fuzzy) for part in parts]
-            if all(m.section_ids for m in matches):
-                return _combine(matches)
-            if not whole.section_ids:
-                return next(m for m in matches if not m.section_ids)
-        return whole
+        if len(parts) < 2:
+            return whole
+        outcomes = [self._match_part(part, options, fuzzy) for part in parts]
+        matched = [o.match for o in outcomes if o.match.section_ids]
+        if len(matched) == len(outcomes):
+            return _Outcome(_combine(matched))
+        if whole.match.rule == "contains":
+            return whole
+        failed = [o.match for o in outcomes if not o.match.section_ids]
+        if matched and all(m.reason == "unmatched" and not m.candidates for m in failed):
+            return _Outcome(_combine(matched, flags=[PARTIAL_FLAG]))
+        return whole if whole.match.section_ids else _Outcome(failed[0])
 
     def _by_anchor(self, anchors: Sequence[str]) -> list[str]:
         found: list[str] = []
@@ -106,75 +234,289 @@ class HeadingIndex:
                 found.append(section_id)
         return found
 
-    def _match_part(self, text: str, options: BuildOptions, fuzzy: bool = True) -> Match:
-        key = heading_key(text)
-        if not key:
-            return Match(reason="empty")
-        exact = [t for t in self.targets if t.key == key]
+    def _match_part(self, text: str, options: BuildOptions, fuzzy: bool = True) -> _Outcome:
+        reference = _form(text)
+        if not reference.key:
+            return _Outcome(Match(reason="empty"))
+        if " ".join(comparable(text).split()).strip(" .:：。!！") in patterns.VAGUE_REFERENCES:
+            return _Outcome(Match(reason="vague"))
+        positions = range(len(self.targets))
+        exact = [i for i in positions if self.forms[i].key == reference.key]
         if exact:
-            return _decide(exact, "exact", 100.0)
-        contained = [t for t in self.targets if _contains(key, t.key)]
-        if contained:
-            scored = [(fuzz.ratio(key, t.key), t) for t in contained]
-            return _best(scored, "contains", options.ambiguity_margin, fixed_score=100.0)
-        if not fuzzy:
-            return Match(reason="unmatched")
-        found = process.extract(
-            key, self.keys, scorer=fuzz.ratio, score_cutoff=options.fuzzy_threshold, limit=None
+            return self._decide_exact(exact, "exact", patterns.MATCH_CONFIDENCE["exact"])
+        stripped = [
+            i
+            for i in positions
+            if reference.stripped
+            and (
+                self.forms[i].stripped == reference.stripped
+                or self.forms[i].tokens == reference.tokens
+            )
+        ]
+        if stripped:
+            return self._decide_exact(
+                stripped, "exact", patterns.MATCH_CONFIDENCE["exact_stripped"]
+            )
+        fragment = patterns.FRAGMENT_START.match(comparable(text).lstrip())
+        if len(reference.key) < patterns.MIN_CONTAINED_CHARS or fragment:
+            return _Outcome(Match(reason="unmatched"))
+        inside = [
+            i
+            for i in positions
+            if _reference_inside(reference, self.forms[i])
+            and _same_numbers(reference, self.forms[i])
+        ]
+        if inside:
+            scored = [(self.similarity(reference, i)[0], i) for i in inside]
+            low, high = (
+                patterns.MATCH_CONFIDENCE["contains_min"],
+                patterns.MATCH_CONFIDENCE["contains_max"],
+            )
+            return self._best(scored, "contains", options, lambda s: low + (high - low) * s)
+        # A heading inside a longer reference competes with the similar headings: the words
+        # the reference adds may name another section ("... con implementación rápida
+        # deshabilitada" holds the heading "... con implementación rápida").
+        scored = []
+        for i in positions:
+            if not _same_numbers(reference, self.forms[i]):
+                continue
+            score, recall = self.similarity(reference, i)
+            if recall >= patterns.MIN_RECALL or _heading_inside(reference, self.forms[i]):
+                scored.append((score, i))
+        weak = [
+            (score, self.targets[i]) for score, i in scored if score >= patterns.ORDER_THRESHOLD
+        ]
+        strong = [(s, i) for s, i in scored if s >= options.fuzzy_threshold]
+        if not fuzzy or not strong:
+            return _Outcome(Match(reason="unmatched"), weak=weak)
+        top = patterns.MATCH_CONFIDENCE["fuzzy_max"]
+        outcome = self._best(strong, "fuzzy", options, lambda s: round(min(s, top), 4))
+        outcome.weak = weak
+        return outcome
+
+    def _decide_exact(self, found: list[int], rule: MatchRule, confidence: float) -> _Outcome:
+        """One section among the exact candidates wins; an H2 beats an H3 elsewhere."""
+        sections = {self.targets[i].target_id for i in found}
+        if len(sections) > 1:
+            tops = [i for i in found if self.targets[i].top]
+            if tops and len({self.targets[i].target_id for i in tops}) < len(sections):
+                found = tops
+        return self._settle(found, rule, confidence)
+
+    def _best(
+        self,
+        scored: list[tuple[float, int]],
+        rule: MatchRule,
+        options: BuildOptions,
+        confidence_of: Callable[[float], float],
+    ) -> _Outcome:
+        """The best-scoring section, unless another scores within the margin of it."""
+        best: dict[str, tuple[float, int]] = {}
+        for score, i in scored:
+            held = best.get(self.targets[i].target_id)
+            if held is None or score > held[0]:
+                best[self.targets[i].target_id] = (score, i)
+        ranked = sorted(best.values(), key=lambda si: (-si[0], self.targets[si[1]].position))
+        top_score, _ = ranked[0]
+        close = [i for s, i in ranked if top_score - s < options.ambiguity_margin]
+        return self._settle(close, rule, confidence_of(top_score))
+
+    def _settle(self, found: list[int], rule: MatchRule, confidence: float) -> _Outcome:
+        """Accept when one section remains; repeated headings (the same H2 name) take the
+        first in the page; else ambiguous, with the tied headings for the alignment."""
+        found = sorted(found, key=lambda i: self.targets[i].position)
+        tied = [self.targets[i] for i in found]
+        sections = list(dict.fromkeys(t.target_id for t in tied))
+        flags: list[str] = []
+        if len(sections) > 1:
+            if (
+                len({self.section_keys[i] for i in found}) > 1
+                or len({self.forms[i].key for i in found}) > 1
+            ):
+                return _Outcome(
+                    Match(reason="ambiguous", candidates=sorted({t.heading for t in tied})),
+                    tied=tied,
+                )
+            flags = [DUPLICATE_FLAG]
+        match = _accept(tied[0], rule, confidence, flags)
+        return _Outcome(
+            match, target=tied[0] if match.section_ids else None, tied=tied if flags else []
         )
-        scored = [(score, self.targets[position]) for _, score, position in found]
-        if not scored:
-            return Match(reason="unmatched")
-        return _best(scored, "fuzzy", options.ambiguity_margin)
+
+    # ----------------------------------------------------------------- a table's rows
+
+    def match_rows(
+        self, rows: Sequence[tuple[str, Sequence[str]]], options: BuildOptions | None = None
+    ) -> list[Match]:
+        """Match the references of one table together, using the page's order.
+
+        ``rows`` are (reference text, linked #ids) in table order. Rows whose match is certain
+        (anchor, or exact to one heading) fix positions; when most of them follow the page's
+        order, each other row is read against the two fixed rows around it (see the module doc).
+        """
+        options = options or BuildOptions()
+        outcomes = [self._outcome(text, anchors, options, True) for text, anchors in rows]
+        certain = {
+            i: outcome.target.position
+            for i, outcome in enumerate(outcomes)
+            if outcome.target is not None and not outcome.tied and outcome.match.rule in CERTAIN
+        }
+        chain = _longest_ordered(sorted(certain.items()))
+        if len(certain) < 2 or len(chain) < patterns.ORDER_MIN_SHARE * len(certain):
+            return [o.match for o in outcomes]
+        results: list[Match] = []
+        for i, outcome in enumerate(outcomes):
+            before = [certain[j] for j in chain if j < i]
+            after = [certain[j] for j in chain if j > i]
+            if i in chain:
+                results.append(outcome.match)
+            else:
+                low = before[-1] if before else None
+                high = after[0] if after else None
+                results.append(self._in_order(outcome, low, high))
+        return results
+
+    def _in_order(self, outcome: _Outcome, low: int | None, high: int | None) -> Match:
+        """One row's match read against the positions of the fixed rows around it."""
+        match = outcome.match
+
+        def inside(target: Target) -> bool:
+            return (low is None or low <= target.position) and (
+                high is None or target.position <= high
+            )
+
+        if outcome.tied:  # ambiguous, or a repeated heading: the neighbours choose
+            within = list(dict.fromkeys(t.target_id for t in outcome.tied if inside(t)))
+            if len(within) != 1 or match.section_ids == within:
+                return match
+            chosen = next(t for t in outcome.tied if t.target_id == within[0])
+            confidence = min(patterns.MATCH_CONFIDENCE["order_max"], match.confidence or 1.0)
+            return _accept(chosen, "order", confidence, [])
+        # The rest needs neighbours on both sides, close together: between far-apart rows (or
+        # past the last one) the order says little.
+        if low is None or high is None:
+            return match
+        if len({t.target_id for t in self.targets[low : high + 1]}) > patterns.ORDER_MAX_SECTIONS:
+            return match
+        rivals = [(score, t) for score, t in outcome.weak if inside(t)]
+        if match.section_ids:
+            # a fuzzy match out of place is dropped only when the order points at another
+            # candidate of the row: tables are often a little out of order
+            target = outcome.target
+            if (
+                match.rule == "fuzzy"
+                and target is not None
+                and not inside(target)
+                and any(t.target_id not in match.section_ids for _, t in rivals)
+            ):
+                return Match(reason="out-of-order", candidates=[target.heading])
+            return match
+        if match.reason != "unmatched" or match.candidates or not rivals:
+            return match
+        best: dict[str, tuple[float, Target]] = {}
+        for score, target in rivals:
+            if score > best.get(target.target_id, (-1.0, target))[0]:
+                best[target.target_id] = (score, target)
+        ranked = sorted(best.values(), key=lambda st: (-st[0], st[1].position))
+        if len(ranked) > 1 and ranked[0][0] - ranked[1][0] < patterns.AMBIGUITY_MARGIN:
+            return match
+        score, target = ranked[0]
+        confidence = round(min(score, patterns.MATCH_CONFIDENCE["order_max"]), 4)
+        return _accept(target, "order", confidence, [])
 
 
-def _contains(reference_key: str, heading: str) -> bool:
-    if len(reference_key) >= MIN_CONTAINED_CHARS and reference_key in heading:
+def _index_of(section_id: str) -> int:
+    """The H2 position in an id '<article_id>#<n>'."""
+    tail = section_id.rsplit("#", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
+
+
+def _reference_inside(reference: _Form, heading: _Form) -> bool:
+    """The reference stands in the heading, on word boundaries.
+
+    By tokens, or in the space-free key when the words that meet there are cut at
+    punctuation: machine-translated pages split identifiers ("CStockPropImpl::p ut_Font").
+    """
+    if len(reference.key) < patterns.MIN_CONTAINED_CHARS:
+        return False
+    if _inside(reference.tokens, heading.tokens):
         return True
-    return heading in reference_key and len(heading) >= MIN_CONTAINED_SHARE * len(reference_key)
+    key, text = reference.key, heading.key
+    start = text.find(key)
+    while start >= 0:
+        end = start + len(key)
+        cut_before = not (start and _word_char(text[start - 1]) and _word_char(key[0]))
+        cut_after = not (end < len(text) and _word_char(text[end]) and _word_char(key[-1]))
+        if cut_before and cut_after:
+            return True
+        start = text.find(key, start + 1)
+    return False
 
 
-def _decide(targets: list[Target], rule: MatchRule, score: float) -> Match:
-    """One section among ``targets`` wins; several distinct sections are ambiguous."""
-    sections = list(dict.fromkeys(t.target_id for t in targets))
-    if len(sections) > 1:
-        return Match(reason="ambiguous", candidates=sorted({t.heading for t in targets}))
-    return _accept(targets[0], rule, score)
+def _word_char(char: str) -> bool:
+    """A Latin letter, digit or underscore: what a word boundary may not cut through."""
+    return char.isascii() and (char.isalnum() or char == "_")
 
 
-def _best(
-    scored: list[tuple[float, Target]],
-    rule: MatchRule,
-    margin: float,
-    fixed_score: float | None = None,
-) -> Match:
-    """The best-scoring section, unless another section scores within ``margin`` of it."""
-    best_per_section: dict[str, tuple[float, Target]] = {}
-    for score, target in scored:
-        held = best_per_section.get(target.target_id)
-        if held is None or score > held[0]:
-            best_per_section[target.target_id] = (score, target)
-    ranked = sorted(best_per_section.values(), key=lambda st: (-st[0], st[1].target_id))
-    top_score, top = ranked[0]
-    rivals = [t for s, t in ranked[1:] if top_score - s < margin]
-    if rivals:
-        return Match(
-            reason="ambiguous", candidates=sorted({top.heading, *(t.heading for t in rivals)})
-        )
-    return _accept(top, rule, fixed_score if fixed_score is not None else round(top_score, 2))
+def _heading_inside(reference: _Form, heading: _Form) -> bool:
+    """The heading's tokens stand in the reference and make up enough of it."""
+    share = sum(map(len, heading.tokens)) / max(1, sum(map(len, reference.tokens)))
+    return share >= patterns.MIN_CONTAINED_SHARE and _inside(heading.tokens, reference.tokens)
 
 
-def _accept(target: Target, rule: MatchRule, score: float) -> Match:
+def _inside(needle: tuple[str, ...], haystack: tuple[str, ...]) -> bool:
+    size = len(needle)
+    if not size or size > len(haystack):
+        return False
+    return any(haystack[k : k + size] == needle for k in range(len(haystack) - size + 1))
+
+
+def _same_numbers(reference: _Form, heading: _Form) -> bool:
+    """References and headings that differ in a digit-bearing token ("v4tov4" / "v4tov6",
+    "Exited (0)" / "Exited (1)") name different things."""
+    if not reference.digits or not heading.digits:
+        return True
+    return reference.digits <= heading.digits or heading.digits <= reference.digits
+
+
+def _longest_ordered(items: list[tuple[int, int]]) -> list[int]:
+    """Row numbers of the longest run of rows whose positions never go back (first one wins)."""
+    if not items:
+        return []
+    best_length = [1] * len(items)
+    previous = [-1] * len(items)
+    for k, (_, pos) in enumerate(items):
+        for j in range(k):
+            if items[j][1] <= pos and best_length[j] + 1 > best_length[k]:
+                best_length[k] = best_length[j] + 1
+                previous[k] = j
+    end = max(range(len(items)), key=lambda k: (best_length[k], -k))
+    chain: list[int] = []
+    while end >= 0:
+        chain.append(items[end][0])
+        end = previous[end]
+    return chain[::-1]
+
+
+def _accept(target: Target, rule: MatchRule, confidence: float, flags: list[str]) -> Match:
     if target.excluded:
         return Match(reason="unmatched", candidates=[f"{EXCLUDED_MARK}{target.heading}"])
-    return Match(section_ids=[target.target_id], rule=rule, score=score)
+    return Match(
+        section_ids=[target.target_id], rule=rule, confidence=round(confidence, 4), flags=flags
+    )
 
 
-def _combine(matches: list[Match]) -> Match:
-    """Union of the parts' sections; the weakest rule and the lowest score speak for the whole."""
+def _combine(matches: list[Match], flags: Sequence[str] = ()) -> Match:
+    """Union of the parts' sections; the weakest rule and confidence speak for the whole."""
     section_ids = list(dict.fromkeys(sid for m in matches for sid in m.section_ids))
     rule = max((m.rule for m in matches if m.rule), key=RULE_ORDER.index)
-    return Match(section_ids=section_ids, rule=rule, score=min(m.score for m in matches))
+    merged = list(dict.fromkeys([*flags, *(f for m in matches for f in m.flags)]))
+    return Match(
+        section_ids=section_ids,
+        rule=rule,
+        confidence=min(m.confidence for m in matches),
+        flags=merged,
+    )
 
 
 def split_reference(reference: str, separators: Sequence[str]) -> list[str]:

@@ -11,11 +11,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-MatchRule = Literal["anchor", "exact", "contains", "fuzzy"]
-RejectReason = Literal["unmatched", "ambiguous", "empty"]
+MatchRule = Literal["anchor", "exact", "contains", "fuzzy", "order"]
+#: unmatched: no heading is close enough; ambiguous: two sections tie; empty: no reference or
+#: query text; vague: link text that names no section ("here", こちら); out-of-order: a fuzzy
+#: match the table's order contradicts.
+RejectReason = Literal["unmatched", "ambiguous", "empty", "vague", "out-of-order"]
 
 #: Strongest rule first; a query whose reference has several parts reports its weakest rule.
-RULE_ORDER: tuple[MatchRule, ...] = ("anchor", "exact", "contains", "fuzzy")
+RULE_ORDER: tuple[MatchRule, ...] = ("anchor", "exact", "contains", "fuzzy", "order")
 
 
 class Record(BaseModel):
@@ -108,16 +111,28 @@ class Article(Record):
 
 
 class Match(Record):
-    """Where a section reference points: section ids, the rule that matched, its score."""
+    """Where a section reference points: section ids, the rule that decided, its confidence."""
 
     section_ids: list[str] = Field(default_factory=list)
     rule: MatchRule | None = None
-    score: float = 0.0
+    confidence: float = Field(
+        default=0.0,
+        ge=0,
+        le=1,
+        description="0-1 on one scale for every rule: anchor 1, exact 0.97-0.99, containment "
+        "0.8-0.95, similarity and order below 0.8",
+    )
     reason: RejectReason | None = Field(
-        default=None, description="set when section_ids is empty: unmatched or ambiguous"
+        default=None, description="set when section_ids is empty: why no section was given"
     )
     candidates: list[str] = Field(
         default_factory=list, description="for ambiguous matches: the headings that tied"
+    )
+    flags: list[str] = Field(
+        default_factory=list,
+        description="partial-reference: only some parts of an 'A／B' reference matched; "
+        "duplicate-heading: the heading repeats and the first (or the one the order "
+        "chose) was taken",
     )
 
 
@@ -154,10 +169,14 @@ class GoldenQuery(Record):
     same_article: int = Field(description="number of grade-1 sections (rest of the article)")
     source: str = Field(description="'<table name>:<reference text>'")
     match: MatchRule
-    score: float
+    confidence: float = Field(
+        ge=0, le=1, description="0-1, one scale for every rule (see Match.confidence)"
+    )
     origin: Origin
     flags: list[str] = Field(
-        default_factory=list, description="review marks, e.g. 'unsure' after an audit"
+        default_factory=list,
+        description="match marks (partial-reference, duplicate-heading) and review marks "
+        "('unsure' after an audit)",
     )
 
 
@@ -242,7 +261,7 @@ class BuildResult(Record):
 
 # --------------------------------------------------------------------------- evaluation
 
-SignalKind = Literal["other-article", "no-content", "duplicate", "low-score", "near-tie"]
+SignalKind = Literal["other-article", "no-content", "duplicate", "low-confidence", "near-tie"]
 
 
 class Interval(Record):
@@ -406,7 +425,7 @@ class AuditSample(Record):
 
     seed: int
     size: int
-    low_score: float
+    low_confidence: float
     golden_sha256: str
     strata: dict[str, Stratum]
     rows: list[SampledRow]

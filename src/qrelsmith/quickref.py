@@ -183,7 +183,15 @@ def heading_outline(
             count += 1
         if rank >= level and count >= 0:
             text = text_of(cleaned(element, drop_tags))
-            targets.append(Target(f"{article_id}#{count}", text, heading_key(text)))
+            targets.append(
+                Target(
+                    f"{article_id}#{count}",
+                    text,
+                    heading_key(text),
+                    top=rank == level,
+                    position=len(targets),
+                )
+            )
     return HeadingIndex(targets)
 
 

@@ -11,7 +11,10 @@ from . import patterns
 _SPACE = re.compile(r"\s+")
 #: Leading section numbers ("3.", "3.2", "第3章", "(3)", "Step 3:") are not part of a heading's
 #: name: references rarely repeat them.
-_NUMBERING = re.compile(r"^(?:第?\d+(?:[.\-]\d+)*[.:)、章節]?|\(\d+\)|step\s*\d+[.:]?)\s*")
+#: A bare number is no numbering: "404 Not Found", "2024 年の変更" keep it.
+_NUMBERING = re.compile(
+    r"^(?:第\d+[章節]?|\d+(?:[.\-]\d+)+[.:)、]?|\d+[.:)、．]|\(\d+\)|step\s*\d+[.:]?)\s*"
+)
 _BRACKETS = re.compile("[" + re.escape(patterns.BRACKETS) + "]")
 _PUNCTUATION_EDGES = re.compile(r"^[\s:：、。,.・\-–—]+|[\s:：、。,.・\-–—?？!！]+$")
 
@@ -46,3 +49,105 @@ def heading_key(text: str) -> str:
     key = _BRACKETS.sub("", key)
     key = _PUNCTUATION_EDGES.sub("", key)
     return _SPACE.sub("", key)
+
+
+# --------------------------------------------------------------------------- comparison units
+
+_HIRAGANA = re.compile(r"[\u3040-\u309f]")
+#: One run of a key: a Latin word, or a run of CJK or of Hangul characters.
+_RUN = re.compile(
+    r"(?P<word>\d+(?:\.\d+)+|[0-9a-zA-Z]+(?:_[0-9a-zA-Z]+)*[#+]*)"
+    r"|(?P<cjk>[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffー々〆]+)"
+    r"|(?P<hangul>[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]+)"
+)
+
+
+def fold_accents(text: str) -> str:
+    """Latin letters without their diacritics ("configuración" -> "configuracion").
+
+    Only Latin letters are folded: kana keep their (han)dakuten ("パ" is not "ハ").
+    """
+    if text.isascii():
+        return text
+    return "".join(_fold_latin(ch) if "\u00c0" <= ch <= "\u024f" else ch for ch in text)
+
+
+def _fold_latin(char: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", char) if not unicodedata.combining(c))
+
+
+def comparable(text: str) -> str:
+    """NFKC, case-folded, accent-folded text, white space kept: what tokens are read from."""
+    return fold_accents(unicodedata.normalize("NFKC", text).casefold())
+
+
+def runs(text: str) -> list[tuple[str, str, str]]:
+    """(kind, run, as written) in order: kind is "word" (Latin/digits), "cjk" or "hangul"; the
+    run is case-folded, "as written" keeps the capitals that mark an identifier."""
+    written = fold_accents(unicodedata.normalize("NFKC", text))
+    return [
+        (m.lastgroup or "word", m.group().casefold(), m.group()) for m in _RUN.finditer(written)
+    ]
+
+
+def tokens(text: str) -> tuple[str, ...]:
+    """Words and single CJK/Hangul characters, in order: the units of containment.
+
+    Containment on tokens keeps word boundaries ("here" is not in "there", "size" not in
+    "max_size") while CJK, which has no spaces, compares character by character.
+    """
+    out: list[str] = []
+    for kind, run, _ in runs(text):
+        if kind == "word":
+            out.append(run)
+        else:
+            out.extend(run)
+    return tuple(out)
+
+
+_IDENTIFIER = re.compile(r"[a-z][A-Z]|[_0-9#+]")
+
+
+def stem(word: str, original: str = "") -> str:
+    """A light stem of a Latin word: its first ``patterns.STEM_PREFIX`` letters.
+
+    Truncation joins the forms of a word across Spanish and English ("registrar" /
+    "registro", "configure" / "configuration"). Identifiers ("GetImageIndex", "max_size",
+    "v4tov6") are kept whole: ``original`` is the word as written, whose inner capitals say so.
+    """
+    if len(word) <= patterns.STEM_PREFIX or not word.isalpha() or _IDENTIFIER.search(original):
+        return word
+    return word[: patterns.STEM_PREFIX]
+
+
+def units(text: str) -> list[str]:
+    """The weighted comparison units of a text, in order, duplicates kept.
+
+    Latin words (stop words dropped, light stems), CJK runs as character bigrams, Hangul runs as
+    bigrams too (a run of one character is its own unit). Spelling and spacing variants
+    ("ListObjectコントロール" / "ListObject コントロール") give the same units.
+    """
+    out: list[str] = []
+    found = runs(text)
+    for number, (kind, run, written) in enumerate(found):
+        if kind == "word":
+            if run not in patterns.MATCH_STOPWORDS:
+                out.append(stem(run, written))
+            if len(run) == 1 and number + 1 < len(found) and found[number + 1][0] == "word":
+                # machine translation splits an identifier after its first letter
+                # ("Sid::D ialup", "CStockPropImpl::p ut_Font"): the joined word is a unit too
+                out.append(stem(run + found[number + 1][1], written + found[number + 1][2]))
+        elif len(run) == 1:
+            out.append(run)
+        else:
+            out.extend(run[i : i + 2] for i in range(len(run) - 1))
+    return out
+
+
+_GENERIC = frozenset(stem(word) for word in patterns.GENERIC_UNITS)
+
+
+def is_light_unit(unit: str) -> bool:
+    """A unit carrying little meaning: a bigram with hiragana in it (particles, okurigana,
+    the seam between a particle and the next word: "の原", "を使") or a generic word."""
+    return unit in _GENERIC or bool(_HIRAGANA.search(unit))

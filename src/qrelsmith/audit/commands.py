@@ -20,8 +20,8 @@ SAMPLE_EPILOG = """example:
 
 Writes out/audit/audit.csv (open it in Excel or LibreOffice), out/audit/audit.html (open it in a
 browser: one row at a time, keys 1-4 for verdicts, Export CSV when done) and sample.json.
-Fuzzy, low-score and multi-section matches are over-represented; each row's weight keeps the
-overall precision unbiased. Size, seed, low_score and oversample come from the config's
+Low-confidence, fuzzy and multi-section matches are over-represented; each row's weight keeps
+the overall precision unbiased. Size, seed, low_confidence and oversample come from the config's
 [audit] table.
 An audit.csv that already holds verdicts is not overwritten without --force."""
 
@@ -126,7 +126,7 @@ def run_sample(args: argparse.Namespace) -> int:
             "apply them first or pass --force to draw anew"
         )
     seed = options.seed if args.seed is None else args.seed
-    sample = draw(build, size, seed, options.low_score, options.oversample)
+    sample = draw(build, size, seed, options.low_confidence, options.oversample)
     folder = write_audit(load_build(args.dir, articles_of(sample)), sample, args.format)
     print(sample_summary(sample))
     print(f"wrote {folder}/audit.csv and {folder}/audit.html")

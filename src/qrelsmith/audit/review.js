@@ -76,7 +76,7 @@
     var c = row.cells;
     $("qid").textContent = c.qid;
     $("stratum").textContent = c.stratum + " (weight " + c.weight + ")";
-    $("rule").textContent = c.match + " " + c.score;
+    $("rule").textContent = c.match + " " + c.confidence;
     $("path").textContent = c.path;
     $("query").textContent = c.query;
     $("answer").textContent = c.answer;

@@ -1,7 +1,8 @@
 """Draw the audit sample: stratified, seeded, reproducible. Pure functions.
 
-Rows whose label is most likely wrong are over-represented: fuzzy matches, and among them those
-scoring below ``low_score``, and references naming several sections. Each sampled row records its
+Rows whose label is most likely wrong are over-represented: labels whose confidence is below
+``low_confidence`` (any rule), the other fuzzy and order matches, and references naming several
+sections. Each sampled row records its
 weight (queries in its stratum / rows drawn from it), so the weighted precision stays unbiased
 for the whole golden set.
 
@@ -20,10 +21,15 @@ from ..models import AuditSample, GoldenQuery, SampledRow, Stratum
 from ..patterns import OVERSAMPLE, PLANNING_PRECISION
 from .stats import effective_size, wilson_half_width
 
-#: Strata, each query in the first that fits it. ``low_score``: a fuzzy match below the
-#: configured score; ``fuzzy``: the other fuzzy matches; ``multi``: several named sections
-#: (the seed's missed "A／B" label); ``plain``: one section found by anchor, exact or contains.
-STRATA: tuple[str, ...] = ("low_score", "fuzzy", "multi", "plain")
+#: Strata, each query in the first that fits it. ``low_confidence``: a label below the
+#: configured confidence, whatever its rule; ``fuzzy``: the other fuzzy and order matches;
+#: ``multi``: several named sections (the seed's missed "A／B" label); ``plain``: one section
+#: found by anchor, exact or contains.
+STRATA: tuple[str, ...] = ("low_confidence", "fuzzy", "multi", "plain")
+
+#: Rules that decide by resemblance rather than by the heading's name: the ``fuzzy`` stratum.
+GUESSED_RULES: tuple[str, ...] = ("fuzzy", "order")
+
 
 def planned_half_width(sample: AuditSample, precision: float = PLANNING_PRECISION) -> float:
     """The 95% half-width the weighted precision will have if the labels are this precise."""
@@ -43,11 +49,11 @@ def sample_summary(sample: AuditSample) -> str:
     )
 
 
-def stratum_of(query: GoldenQuery, low_score: float) -> str:
+def stratum_of(query: GoldenQuery, low_confidence: float) -> str:
     """The stratum a query belongs to (the first of STRATA that fits)."""
-    if query.match == "fuzzy" and query.score < low_score:
-        return "low_score"
-    if query.match == "fuzzy":
+    if query.confidence < low_confidence:
+        return "low_confidence"
+    if query.match in GUESSED_RULES:
         return "fuzzy"
     if len(query.relevant) > 1:
         return "multi"
@@ -107,14 +113,14 @@ def draw_sample(
     queries: Sequence[GoldenQuery],
     size: int,
     seed: int,
-    low_score: float,
+    low_confidence: float,
     golden_sha256: str = "",
     oversample: Mapping[str, float] = OVERSAMPLE,
 ) -> AuditSample:
     """Draw ``size`` queries, stratified and weighted; rows in a seeded random order."""
     members: dict[str, list[GoldenQuery]] = {name: [] for name in STRATA}
     for query in queries:
-        members[stratum_of(query, low_score)].append(query)
+        members[stratum_of(query, low_confidence)].append(query)
     counts = allocate(
         {name: len(group) for name, group in members.items()}, max(size, 0), oversample
     )
@@ -127,7 +133,7 @@ def draw_sample(
     return AuditSample(
         seed=seed,
         size=size,
-        low_score=low_score,
+        low_confidence=low_confidence,
         golden_sha256=golden_sha256,
         strata={
             name: Stratum(population=len(group), sampled=counts[name])

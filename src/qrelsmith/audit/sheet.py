@@ -29,7 +29,7 @@ COLUMNS: tuple[str, ...] = (
     "matched_sections",
     "matched_headings",
     "match",
-    "score",
+    "confidence",
     "section_text",
     "other_headings",
     "path",
@@ -90,7 +90,7 @@ def review_row(build: Build, query: GoldenQuery, stratum: str, weight: float) ->
         "matched_sections": ID_SEPARATOR.join(query.relevant),
         "matched_headings": "\n".join(heading_line(record) for record in matched),
         "match": query.match,
-        "score": f"{query.score:g}",
+        "confidence": f"{query.confidence:g}",
         "section_text": "\n\n".join(
             f"{heading_line(record)}: {opening(record.text)}" for record in matched
         ),

@@ -52,11 +52,11 @@ def draw(
     build: Build,
     size: int,
     seed: int,
-    low_score: float,
+    low_confidence: float,
     oversample: Mapping[str, float] = OVERSAMPLE,
 ) -> AuditSample:
     """Draw a sample of this build."""
-    return draw_sample(build.queries, size, seed, low_score, build.golden_sha256, oversample)
+    return draw_sample(build.queries, size, seed, low_confidence, build.golden_sha256, oversample)
 
 
 def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample | None:
@@ -77,6 +77,6 @@ def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample |
             file=sys.stderr,
         )
         return None
-    sample = draw(build, options.size, options.seed, options.low_score, options.oversample)
+    sample = draw(build, options.size, options.seed, options.low_confidence, options.oversample)
     write_audit(load_build(build_dir, articles_of(sample)), sample)
     return sample

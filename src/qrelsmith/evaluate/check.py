@@ -7,8 +7,10 @@ of its signals' weights):
 - ``no-content``: the query has no content word once demonstratives, choice words and particles
   are removed ("どちらを選ぶか", "置くか置かないか");
 - ``duplicate``: the same or a nearly identical query in another article;
-- ``low-score`` / ``near-tie``: the reference matched a heading only fuzzily, with a low ratio,
-  or a second heading scored almost as well.
+- ``low-confidence``: the label's confidence (0-1, any rule) is below the audit's
+  ``low_confidence``;
+- ``near-tie``: a fuzzy or order match where another section's heading is almost as similar to
+  the reference, by the matcher's own similarity (``matching.HeadingIndex``).
 """
 
 from __future__ import annotations
@@ -19,9 +21,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from rapidfuzz import fuzz
 from scipy import sparse
 
+from ..matching import HeadingIndex, Target
 from ..models import Signal, Suspect
 from ..patterns import (
     CHECK_WEIGHTS,
@@ -30,10 +32,11 @@ from ..patterns import (
     DEMONSTRATIVES,
     DUPLICATE_COSINE,
     HANGUL_PARTICLES,
-    LOW_SCORE,
+    LOW_CONFIDENCE,
     NEAR_TIE_MARGIN,
     STOPWORDS,
 )
+from ..text import heading_key
 from .runs import BuildSet, Run, article_of
 
 _CJK_WORD = re.compile(r"^[\u3040-\u30ff\u4e00-\u9fff]+$")
@@ -86,18 +89,40 @@ def duplicate_pairs(queries: dict[str, str]) -> list[tuple[str, str, float]]:
     return pairs
 
 
-def _heading_scores(reference: str, headings: Sequence[str]) -> list[float]:
-    ref = _normalize(reference)
-    return sorted((fuzz.ratio(ref, _normalize(h)) for h in headings), reverse=True)
+#: Rules whose label rests on resemblance: the ones a near-tie can put in doubt.
+GUESSED_RULES = ("fuzzy", "order")
 
 
-def check_build(build: BuildSet, run: Run, *, low_score: float = LOW_SCORE) -> list[Suspect]:
+def heading_index(sections: Sequence[tuple[str, str]]) -> HeadingIndex:
+    """The matcher's index over an article's corpus sections, given as (id, heading)."""
+    return HeadingIndex(
+        Target(section_id, heading, heading_key(heading), position=position)
+        for position, (section_id, heading) in enumerate(sections)
+    )
+
+
+def section_similarities(reference: str, index: HeadingIndex) -> list[float]:
+    """The best similarity (0-1) of each section's heading to ``reference``, best first."""
+    form = HeadingIndex.form(reference)
+    best: dict[str, float] = {}
+    for position, target in enumerate(index.targets):
+        score = index.similarity(form, position)[0]
+        best[target.target_id] = max(score, best.get(target.target_id, 0.0))
+    return sorted(best.values(), reverse=True)
+
+
+def check_build(
+    build: BuildSet, run: Run, *, low_confidence: float = LOW_CONFIDENCE
+) -> list[Suspect]:
     """Suspect queries of ``build``, most suspicious first (ties by qid)."""
     doc_article = {str(r["id"]): str(r.get("article_id") or article_of(str(r["id"])))
                    for r in build.corpus}
-    headings: dict[str, list[str]] = {}
+    sections: dict[str, list[tuple[str, str]]] = {}
     for record in build.corpus:
-        headings.setdefault(doc_article[str(record["id"])], []).append(str(record["heading"]))
+        sections.setdefault(doc_article[str(record["id"])], []).append(
+            (str(record["id"]), str(record["heading"]))
+        )
+    indexes: dict[str, HeadingIndex] = {}
     golden: dict[str, dict[str, Any]] = {str(r["qid"]): r for r in build.golden}
     articles = build.article_ids()
     signals: dict[str, list[Signal]] = {qid: [] for qid in build.queries}
@@ -114,16 +139,21 @@ def check_build(build: BuildSet, run: Run, *, low_score: float = LOW_SCORE) -> l
             signals[qid].append(Signal(kind="no-content",
                                        detail="no content word out of context"))
         record = golden.get(qid) or {}
-        if record.get("match") == "fuzzy":
-            score = float(record.get("score") or 0.0)
-            if score < low_score:
-                signals[qid].append(Signal(kind="low-score", detail=f"fuzzy ratio {score:.1f}"))
+        rule = record.get("match")
+        confidence = float(record.get("confidence") or 0.0)
+        if record and confidence < low_confidence:
+            signals[qid].append(Signal(kind="low-confidence",
+                                       detail=f"confidence {confidence:.2f} ({rule})"))
+        if rule in GUESSED_RULES:
+            article = articles.get(qid, "")
+            if article not in indexes:
+                indexes[article] = heading_index(sections.get(article, []))
             reference = str(record.get("source", "")).partition(":")[2]
-            ranked = _heading_scores(reference, headings.get(articles.get(qid, ""), []))
+            ranked = section_similarities(reference, indexes[article])
             if len(ranked) >= 2 and ranked[0] - ranked[1] < NEAR_TIE_MARGIN:
                 signals[qid].append(Signal(
                     kind="near-tie",
-                    detail=f"best headings {ranked[0]:.1f} and {ranked[1]:.1f}",
+                    detail=f"best headings {ranked[0]:.2f} and {ranked[1]:.2f}",
                 ))
 
     for first, second, cosine in duplicate_pairs(build.queries):

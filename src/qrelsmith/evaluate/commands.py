@@ -140,7 +140,7 @@ def handle_check(args: argparse.Namespace) -> int:
         run = read_run(args.run)
     else:
         run = run_baseline(build.corpus, build.queries, CHECK_DEPTH, config.baseline)
-    suspects = check_build(build, run, low_score=config.audit.low_score)
+    suspects = check_build(build, run, low_confidence=config.audit.low_confidence)
     if args.limit:
         suspects = suspects[: args.limit]
     if args.json:
@@ -266,7 +266,7 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         help="list queries likely mislabelled or unanswerable",
         description="Rank the queries of DIR by suspicion: the top hit is in another article, "
                     "no content word out of context, a near-duplicate in another article, a "
-                    "low fuzzy score or a near-tie of headings. Without --run the BM25 "
+                    "label of low confidence or a near-tie of headings. Without --run the BM25 "
                     "baseline is used.",
         epilog="example:\n  qrelsmith check out/ --limit 40\n"
                "  qrelsmith check out/ --run runs/bm25.trec --json > suspects.jsonl",
