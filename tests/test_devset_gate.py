@@ -1,0 +1,53 @@
+"""The label-quality gate: matching on the real pages of ../shared/devset must not lose labels.
+
+The floors sit a little under the figures benchmarks/bench_matching.py publishes (README,
+"Label quality on real pages"): a change that makes labels wrong, or drops many, fails here.
+Outside CI the test is skipped when the dev set is not beside the repository.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_matching.py"
+
+#: Floors in percent, link truth, qrelsmith per reference (published: see README).
+MIN_PRECISION = 99.3
+MIN_RIGHT = 88.5
+
+
+def _bench():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("bench_matching", BENCH)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_matching", module)  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_devset_gate() -> None:
+    bench = _bench()
+    if not (bench.DEFAULT_DEVSET / "truth.jsonl").is_file():
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the dev-set gate: no dev set at {bench.DEFAULT_DEVSET}")
+        pytest.skip(f"no dev set at {bench.DEFAULT_DEVSET}")
+    pages = bench.load(bench.DEFAULT_DEVSET)
+    tally = bench.score(pages, bench.per_reference, "link")
+    precision, _, right, rows = tally.figures()
+    assert rows > 1300
+    assert precision >= MIN_PRECISION, "\n".join(tally.misses[:40])
+    assert right >= MIN_RIGHT, "\n".join(tally.misses[:40])
+
+
+def test_gate_can_fail() -> None:
+    """The gate's arithmetic: a predictor that abstains everywhere scores no right rows."""
+    bench = _bench()
+    tally = bench.Tally()
+    tally.add("ja", "abstain")
+    tally.add("ja", "wrong")
+    assert tally.figures() == (0.0, 50.0, 0.0, 2)
