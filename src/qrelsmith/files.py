@@ -30,6 +30,18 @@ def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def current_umask() -> int:
+    """The process's umask (read by setting it and putting it back: there is no getter)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def usual_mode(path: str | Path) -> None:
+    """Give a folder made by ``mkdtemp`` (0700) the mode ``mkdir`` would have given it."""
+    os.chmod(path, 0o777 & ~current_umask())
+
+
 @contextlib.contextmanager
 def atomic_open(
     path: str | Path, newline: str | None = "\n", encoding: str = "utf-8"
@@ -55,6 +67,10 @@ def _atomic(path: str | Path, opener: Callable[[int], IO[Any]]) -> Iterator[IO[A
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    # mkstemp makes the file 0600: an output gets the mode any new file would get (0644
+    # under the usual umask 022), or other users could not read a shared golden set.
+    if hasattr(os, "fchmod"):  # POSIX; Windows has no modes to speak of
+        os.fchmod(fd, 0o666 & ~current_umask())
     handle = opener(fd)
     try:
         yield handle
