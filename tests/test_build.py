@@ -187,3 +187,32 @@ def test_a_full_disk_leaves_the_last_build_as_it_was(
     assert "No space left on device" in capsys.readouterr().err
     after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before  # no new file, no half-written one, no temporary left over
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("kind", ["empty folder", "text named .warc.gz", "only broken pages"])
+def test_a_build_with_no_article_is_an_error_and_keeps_the_last_build(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    site = write_site(tmp_path / "site", ["a.html"])
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q"]) == 0
+    before = snapshot(out)
+    if kind == "empty folder":
+        bad = tmp_path / "empty"
+        bad.mkdir()
+    elif kind == "text named .warc.gz":
+        bad = tmp_path / "crawl.warc.gz"
+        bad.write_text("hello, not a crawl\n")
+    else:
+        bad = tmp_path / "broken"
+        bad.mkdir()
+        (bad / "empty.html").write_bytes(b"")
+    capsys.readouterr()
+    assert main(["build", str(bad), "--out", str(out), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: no article built from") and err.count("\n") == 1, err
+    assert snapshot(out) == before

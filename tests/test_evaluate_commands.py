@@ -209,3 +209,14 @@ def test_align_keeps_queries_of_a_file_whose_name_has_a_space(tmp_path: Path) ->
     assert main(["align", str(build), "--chunks", str(chunks), "--out", str(out)]) == 0
     qrels = (out / "qrels.trec").read_text(encoding="utf-8").split("\n")
     assert "my%20page.html#q0 0 c1 2" in qrels and "my%20page.html#q1 0 c2 2" in qrels
+
+
+def test_validate_does_not_call_an_empty_set_ok(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for name in ("corpus.jsonl", "golden.jsonl", "qrels.trec", "queries.tsv"):
+        (empty / name).write_text("", encoding="utf-8")
+    assert main(["validate", str(empty)]) == 1
+    assert "empty" in capsys.readouterr().out

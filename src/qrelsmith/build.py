@@ -21,7 +21,7 @@ import sys
 import threading
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import groupby
@@ -31,7 +31,9 @@ from . import __version__
 from .article import article_queries, parse_article
 from .config import Config
 from .errors import DataError
-from .export import BuildWriter, render_article
+from .export import LINE_FILES, BuildWriter, render_article
+from .export.jsonl import REPORT
+from .files import StagedFolder
 from .ingest import (
     Page,
     check_paths,
@@ -318,6 +320,19 @@ def _counted(results: Iterable[PageResult], progress: Progress) -> Iterator[Page
         yield result
 
 
+#: The audit sample's folder in a build (``audit.loading.AUDIT_FOLDER``, not imported: the
+#: audit package loads only when a sample is written; a test checks they agree).
+AUDIT_FOLDER = "audit"
+
+#: What a build writes at the top of its output folder: the line files, report.json and the
+#: audit sample. Every other entry of the previous build's folder (``versions/`` of a review,
+#: the user's own files) is carried over.
+OWN_ENTRIES = frozenset({file.name.split("/")[0] for file in LINE_FILES} | {REPORT, AUDIT_FOLDER})
+
+#: Called with the staging folder before it is swapped in (the CLI writes the audit sample).
+Finisher = Callable[[StagedFolder, Report], None]
+
+
 def build_to(
     out_dir: str | Path,
     paths: Sequence[str | Path],
@@ -325,14 +340,52 @@ def build_to(
     *,
     workers: int | None = None,
     progress: Progress | None = None,
+    finish: Finisher | None = None,
 ) -> Report:
     """Build a crawl of any size into ``out_dir`` on ``workers`` processes (default: all cores);
-    returns the report. The outputs are the bytes ``write_build(build(...))`` would write."""
+    returns the report. The outputs are the bytes ``write_build(build(...))`` would write.
+
+    The build is written in a staging folder beside ``out_dir`` (``finish`` may add to it)
+    and swapped in whole, under a lock: an interrupted build, a failed one or one that yields
+    no article (a DataError) leaves the previous build as it was, and a second build into the
+    same folder fails at once.
+    """
     config = config or Config()
     checked = check_paths(paths)
+    progress = progress or Progress(None, enabled=False)
+    with StagedFolder(out_dir) as staged:
+        report = _write_build(staged.path, Path(out_dir), checked, config, workers, progress)
+        if not report.counts.articles:
+            raise DataError(nothing_built(report, checked))
+        if finish is not None:
+            finish(staged, report)
+        staged.commit(keep=lambda name: name not in OWN_ENTRIES)
+    return report
+
+
+def nothing_built(report: Report, paths: Sequence[Path]) -> str:
+    """The one-line error of a build that yields no article."""
+    inputs = ", ".join(map(str, paths))
+    if not report.skipped:
+        return f"no article built from {inputs}: no HTML page found there"
+    first = report.skipped[0]
+    return (
+        f"no article built from {inputs}: all {len(report.skipped)} pages skipped "
+        f"(first {first.path}: {first.reason}); the previous build is left as it was"
+    )
+
+
+def _write_build(
+    folder: Path,
+    shown: Path,
+    checked: Sequence[Path],
+    config: Config,
+    workers: int | None,
+    progress: Progress,
+) -> Report:
+    """Every output of the build into ``folder`` (``shown`` is the name the user gave)."""
     workers = workers or default_workers()
     render = partial(render_page, config=config)
-    progress = progress or Progress(None, enabled=False)
     listings = folder_listings(checked)
     if progress.enabled and progress.total is None:
         progress.total = count_pages(checked, listings)
@@ -351,10 +404,10 @@ def build_to(
         pages = iter_pages(checked, position, listings)
         ordered = map_ordered(render, pages, workers, on_crash=crashed_page)
         try:
-            with BuildWriter(out_dir) as writer:
+            with BuildWriter(folder) as writer:
                 for result in builder.fold(_in_order(_counted(ordered, progress))):
                     writer.write(result.blocks)
-                progress.status(f"{progress.done:,} pages: finishing {Path(out_dir)}")
+                progress.status(f"{progress.done:,} pages: finishing {shown}")
                 report = builder.report(config)
                 writer.finish(report)
             progress.close()
@@ -373,8 +426,8 @@ def build_to(
     with SortedRuns(PageResult.order, PageResult.weight) as runs:
         for result in _counted(results, progress):
             runs.add(result)
-        progress.status(f"{progress.done:,} pages: writing {Path(out_dir)}")
-        with BuildWriter(out_dir) as writer:
+        progress.status(f"{progress.done:,} pages: writing {shown}")
+        with BuildWriter(folder) as writer:
             for result in builder.fold(runs.merged()):
                 writer.write(result.blocks)
             report = builder.report(config)

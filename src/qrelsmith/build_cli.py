@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .build import build_to
+from .build import AUDIT_FOLDER, build_to
 from .config import load_config
 from .errors import UsageError
+from .files import StagedFolder
 from .ingest import check_paths
-from .models import Report
+from .models import AuditSample, Report
 from .parallel import default_workers
 from .progress import Progress
 
@@ -88,23 +89,45 @@ def summary(report: Report, out: Path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build, write every output atomically, print the summary; see EXAMPLES for exit codes."""
+    """Build, swap the outputs in whole, print the summary; see EXAMPLES for exit codes."""
     config = load_config(args.config)
     paths = check_paths(args.paths)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} exists and is not a folder")
     progress = Progress(None, enabled=not args.quiet and sys.stderr.isatty())
-    report = build_to(out, paths, config, workers=args.workers, progress=progress)
-    from .audit import write_default_sample  # the build's own imports stay lean
-    from .audit.sample import sample_summary
+    samples: list[AuditSample] = []
 
-    sample = write_default_sample(out, config) if report.counts.queries else None
+    def add_sample(staged: StagedFolder, report: Report) -> None:
+        from .audit import write_default_sample  # the build's own imports stay lean
+        from .audit.writer import has_verdicts
+
+        if not report.counts.queries or config.audit.size <= 0:
+            return
+        if has_verdicts(staged.target / AUDIT_FOLDER):
+            # A reviewer's verdicts are never overwritten: the previous audit/ stays.
+            print(
+                f"warning: {out / AUDIT_FOLDER / 'audit.csv'} holds verdicts: "
+                "audit sample not redrawn",
+                file=sys.stderr,
+            )
+            staged.carry(AUDIT_FOLDER)
+            return
+        sample = write_default_sample(staged.path, config)
+        if sample is not None:
+            samples.append(sample)
+
+    report = build_to(
+        out, paths, config, workers=args.workers, progress=progress, finish=add_sample
+    )
     if not args.quiet:
         print(summary(report, out), file=sys.stderr)
-        if sample is not None:
+        for sample in samples:
+            from .audit.sample import sample_summary
+
             print(
-                f"  review: {out / 'audit' / 'audit.html'} or audit.csv; {sample_summary(sample)}",
+                f"  review: {out / AUDIT_FOLDER / 'audit.html'} or audit.csv; "
+                f"{sample_summary(sample)}",
                 file=sys.stderr,
             )
     return EXIT_SKIPPED if report.skipped else 0
