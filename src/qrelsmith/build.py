@@ -1,8 +1,11 @@
 """Pages -> BuildResult or outputs on disk: run the pure core on every page, count, report.
 
 A page that fails (empty, binary, undecodable, broken, or a parser that gives up on it) is
-reported in ``report.skipped`` and never stops the build. Results are ordered by article id,
-so the output does not depend on the order pages arrive in, nor on how many workers ran.
+reported in ``report.skipped`` and never stops the build. Only bad input is a skipped page
+(``BAD_INPUT``): any other exception is a bug of ours, reported in ``report.internal_errors``
+and by the CLI's own exit code, so neither a user nor a fuzz test can mistake it for a bad
+page. Results are ordered by article id, so the output does not depend on the order pages
+arrive in, nor on how many workers ran.
 
 Two drivers share one fold (``ReportBuilder.fold``): ``build`` keeps everything in memory
 (the library API); ``build_to`` streams a crawl of any size to an output folder — pages are
@@ -19,6 +22,7 @@ import signal
 import statistics
 import sys
 import threading
+import traceback
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -26,6 +30,8 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import groupby
 from pathlib import Path
+
+from lxml import etree
 
 from . import __version__
 from .article import article_queries, parse_article
@@ -49,6 +55,7 @@ from .models import (
     CorpusRecord,
     Counts,
     GoldenQuery,
+    InternalError,
     Manifest,
     Rejected,
     Report,
@@ -81,6 +88,7 @@ class PageResult:
     rows: int = 0
     has_table: bool = False
     skipped: Skipped | None = None
+    internal: InternalError | None = None
     section_chars: list[int] = field(default_factory=list)
     matches: list[str] = field(default_factory=list)
     blocks: tuple[bytes, ...] = ()
@@ -96,6 +104,19 @@ class PageResult:
 
 class PageTimeout(Exception):
     """A page took longer than ``build.page_timeout``."""
+
+
+#: What a bad page can raise: our own refusals (empty, binary, undecodable, not HTML, nested
+#: past the parser), the time limit, and what parsers and the interpreter raise on input
+#: they cannot take whole (libxml2/libxslt errors, a recursion or memory limit hit by one
+#: page). Anything else raised while a page is processed is a bug of ours.
+BAD_INPUT: tuple[type[BaseException], ...] = (
+    DataError,
+    PageTimeout,
+    etree.LxmlError,
+    RecursionError,
+    MemoryError,
+)
 
 
 @contextlib.contextmanager
@@ -133,6 +154,21 @@ def _skip(result: PageResult, reason: str) -> PageResult:
     return result
 
 
+def _internal(result: PageResult, exc: BaseException) -> PageResult:
+    """``result`` marked as lost to a bug: the exception, and the line of ours that raised it."""
+    where = ""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        parts = Path(frame.filename).parts
+        if "qrelsmith" in parts:
+            inside = "/".join(parts[len(parts) - parts[::-1].index("qrelsmith") - 1 :])
+            where = f" (at {inside}:{frame.lineno})"
+            break
+    error = f"{type(exc).__name__}: {exc}"[:REASON_CHARS] + where
+    result.internal = InternalError(path=result.path, error=error)
+    result.corpus, result.queries = [], []
+    return result
+
+
 def process_page(page: Page, config: Config) -> PageResult:
     """Run the core on one page; any failure becomes a ``skipped`` entry, never an exception."""
     page = page.loaded()
@@ -159,10 +195,12 @@ def process_page(page: Page, config: Config) -> PageResult:
         return _skip(result, f"took longer than {timeout:g} s (build.page_timeout)")
     except DataError as exc:
         return _skip(result, str(exc))
-    except Exception as exc:
-        # A hostile page breaks parsers in ways no rule foresees (lxml, libxslt, a regex on
-        # 50 MB): it costs that page only, and the report says what broke.
+    except BAD_INPUT as exc:
+        # A hostile page breaks parsers in ways no rule foresees (libxml2, libxslt, a
+        # recursion limit): it costs that page only, and the report says what broke.
         return _skip(result, f"{type(exc).__name__}: {exc}")
+    except Exception as exc:
+        return _internal(result, exc)
     result.corpus = [
         CorpusRecord(
             id=s.id,
@@ -189,8 +227,8 @@ def render_page(page: Page, config: Config) -> PageResult:
     result = process_page(page, config)
     try:
         blocks = render_article(result.corpus, result.queries)
-    except Exception as exc:
-        return _skip(replace(result, corpus=[], queries=[]), f"{type(exc).__name__}: {exc}")
+    except Exception as exc:  # records the core made are ours: failing to write one is a bug
+        return _internal(result, exc)
     return replace(result, corpus=[], queries=[], blocks=blocks)
 
 
@@ -223,6 +261,7 @@ class ReportBuilder:
     def __init__(self) -> None:
         self.digest = hashlib.sha256()
         self.skipped: list[Skipped] = []
+        self.internal: list[InternalError] = []
         self.rejected: list[Rejected] = []
         self.section_chars = array("q")
         self.queries_per_article = array("q")
@@ -244,6 +283,9 @@ class ReportBuilder:
         self.digest.update(f"{page.article_id}\0{page.digest}\n".encode())
         if page.skipped is not None:
             self.skipped.append(page.skipped)
+            return
+        if page.internal is not None:
+            self.internal.append(page.internal)
             return
         self.articles += 1
         self.excluded += page.excluded
@@ -267,6 +309,7 @@ class ReportBuilder:
             queries=sum(self.by_match.values()),
             rejected=len(self.rejected),
             skipped=len(skipped),
+            internal_errors=len(self.internal),
             by_match={rule: self.by_match.get(rule, 0) for rule in RULE_ORDER},
         )
         lengths = self.section_chars
@@ -275,6 +318,7 @@ class ReportBuilder:
             median_section_chars=float(statistics.median(lengths)) if lengths else 0.0,
             queries_per_article=_distribution(self.queries_per_article),
             skipped=skipped,
+            internal_errors=list(self.internal),
             rejected=list(self.rejected),
             manifest=Manifest(
                 tool="qrelsmith",
@@ -366,12 +410,14 @@ def build_to(
 def nothing_built(report: Report, paths: Sequence[Path]) -> str:
     """The one-line error of a build that yields no article."""
     inputs = ", ".join(map(str, paths))
-    if not report.skipped:
+    lost = [(s.path, s.reason) for s in report.skipped]
+    lost += [(e.path, f"internal error: {e.error}") for e in report.internal_errors]
+    if not lost:
         return f"no article built from {inputs}: no HTML page found there"
-    first = report.skipped[0]
+    path, reason = lost[0]
     return (
-        f"no article built from {inputs}: all {len(report.skipped)} pages skipped "
-        f"(first {first.path}: {first.reason}); the previous build is left as it was"
+        f"no article built from {inputs}: all {len(lost)} pages skipped "
+        f"(first {path}: {reason}); the previous build is left as it was"
     )
 
 

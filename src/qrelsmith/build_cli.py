@@ -18,6 +18,9 @@ from .progress import Progress
 
 #: Exit code of a build that wrote its outputs but skipped pages (listed in report.json).
 EXIT_SKIPPED = 3
+#: Exit code of a build that wrote its outputs but lost pages to a bug in qrelsmith (listed in
+#: report.json "internal_errors"); it wins over EXIT_SKIPPED.
+EXIT_INTERNAL = 4
 
 EXAMPLES = """examples:
   qrelsmith build samples/site --out out
@@ -29,8 +32,11 @@ inputs: folders of .html/.htm pages, single HTML files, WARC files (.warc, .warc
 HTML responses, with their URLs as origin) and JSON lines (.jsonl, .jsonl.gz). A progress line
 is shown on stderr when it is a terminal.
 
-exit codes: 0 every page built; 3 outputs written but some pages skipped (see
-report.json "skipped"); 1 data error; 2 usage error (missing path, bad config), nothing written."""
+exit codes: 0 every page built; 3 outputs written, some pages skipped (report.json
+"skipped"); 4 outputs written, pages lost to a bug in qrelsmith (report.json
+"internal_errors"; please report it); 1 data error (no article built, another build
+writing into DIR, a full disk), previous outputs left as they were; 2 usage error (missing
+path, bad config), nothing written."""
 
 
 def register(subparsers: Any) -> None:
@@ -79,7 +85,8 @@ def summary(report: Report, out: Path) -> str:
         f"({counts.excluded_sections} excluded), {counts.queries} queries from {counts.rows} rows",
         f"  matched by: {rules}",
         f"  rejected rows: {counts.rejected}; articles without a table: "
-        f"{counts.articles_without_table}; skipped pages: {counts.skipped}",
+        f"{counts.articles_without_table}; skipped pages: {counts.skipped}"
+        + (f"; internal errors: {counts.internal_errors}" if counts.internal_errors else ""),
     ]
     for skipped in report.skipped[:10]:
         lines.append(f"  skipped {skipped.path}: {skipped.reason}")
@@ -130,4 +137,13 @@ def run(args: argparse.Namespace) -> int:
                 f"{sample_summary(sample)}",
                 file=sys.stderr,
             )
+    if report.internal_errors:
+        first, count = report.internal_errors[0], len(report.internal_errors)
+        print(
+            f"error: an internal error (a bug in qrelsmith) cost {count} "
+            f"page{'s' if count > 1 else ''}: {first.path}: {first.error}; the other pages "
+            "are built; please report it with report.json's internal_errors",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
     return EXIT_SKIPPED if report.skipped else 0

@@ -164,6 +164,13 @@ class Skipped(Record):
     reason: str
 
 
+class InternalError(Record):
+    """A page the build could not process because of a bug in qrelsmith (not a bad page)."""
+
+    path: str
+    error: str = Field(description="the exception and where it was raised in qrelsmith")
+
+
 class Counts(Record):
     """Totals of one build."""
 
@@ -175,6 +182,7 @@ class Counts(Record):
     queries: int
     rejected: int
     skipped: int
+    internal_errors: int = Field(default=0, description="pages lost to a bug in qrelsmith")
     by_match: dict[str, int]
 
 
@@ -194,6 +202,10 @@ class Report(Record):
     median_section_chars: float
     queries_per_article: dict[str, float] = Field(description="min, median, mean, max")
     skipped: list[Skipped]
+    internal_errors: list[InternalError] = Field(
+        default_factory=list,
+        description="pages lost to a bug in qrelsmith (build exits 4): please report them",
+    )
     rejected: list[Rejected]
     manifest: Manifest
 

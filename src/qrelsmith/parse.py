@@ -26,6 +26,9 @@ _PLAIN_TAG = re.compile(r"^[a-z][a-z0-9]*$")
 _LOOKS_LIKE_MARKUP = re.compile(rb"<\s*[a-zA-Z!]")
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>")
 _MARK_UTF8 = MARK.encode("utf-8")
+#: Characters libxml2's HTML parser keeps in text but lxml refuses to set as text (XML 1.0
+#: forbids them): a tail moved by ``remove_element`` must lose them, or the page fails.
+_NOT_XML_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,11 +141,11 @@ def remove_element(element: Element) -> None:
     parent = element.getparent()
     if parent is None:
         return
-    tail = element.tail
+    tail = _NOT_XML_TEXT.sub(" ", element.tail or "")
     previous = element.getprevious()
     if tail:
         if previous is not None:
-            previous.tail = (previous.tail or "") + tail
+            previous.tail = _NOT_XML_TEXT.sub(" ", previous.tail or "") + tail
         else:
-            parent.text = (parent.text or "") + tail
+            parent.text = _NOT_XML_TEXT.sub(" ", parent.text or "") + tail
     parent.remove(element)
