@@ -59,6 +59,7 @@ def parse_article(
         sections=sections,
         excluded=excluded,
         table=table,
+        replaced_characters=page.replaced,
     )
 
 

@@ -58,6 +58,7 @@ from .models import (
     InternalError,
     Manifest,
     Rejected,
+    Replaced,
     Report,
     Skipped,
 )
@@ -89,6 +90,7 @@ class PageResult:
     has_table: bool = False
     skipped: Skipped | None = None
     internal: InternalError | None = None
+    replaced: int = 0
     section_chars: list[int] = field(default_factory=list)
     matches: list[str] = field(default_factory=list)
     blocks: tuple[bytes, ...] = ()
@@ -217,6 +219,7 @@ def process_page(page: Page, config: Config) -> PageResult:
     result.excluded = len(article.excluded)
     result.rows = len(article.quickref_rows)
     result.has_table = article.table is not None
+    result.replaced = article.replaced_characters
     result.section_chars = [len(r.text) for r in result.corpus]
     result.matches = [q.match for q in queries]
     return result
@@ -262,6 +265,7 @@ class ReportBuilder:
         self.digest = hashlib.sha256()
         self.skipped: list[Skipped] = []
         self.internal: list[InternalError] = []
+        self.replaced: list[Replaced] = []
         self.rejected: list[Rejected] = []
         self.section_chars = array("q")
         self.queries_per_article = array("q")
@@ -288,6 +292,8 @@ class ReportBuilder:
             self.internal.append(page.internal)
             return
         self.articles += 1
+        if page.replaced:
+            self.replaced.append(Replaced(path=page.path, characters=page.replaced))
         self.excluded += page.excluded
         self.rows += page.rows
         self.without_table += not page.has_table
@@ -310,6 +316,7 @@ class ReportBuilder:
             rejected=len(self.rejected),
             skipped=len(skipped),
             internal_errors=len(self.internal),
+            replaced_characters=sum(r.characters for r in self.replaced),
             by_match={rule: self.by_match.get(rule, 0) for rule in RULE_ORDER},
         )
         lengths = self.section_chars
@@ -319,6 +326,7 @@ class ReportBuilder:
             queries_per_article=_distribution(self.queries_per_article),
             skipped=skipped,
             internal_errors=list(self.internal),
+            replaced=list(self.replaced),
             rejected=list(self.rejected),
             manifest=Manifest(
                 tool="qrelsmith",

@@ -88,6 +88,11 @@ def summary(report: Report, out: Path) -> str:
         f"{counts.articles_without_table}; skipped pages: {counts.skipped}"
         + (f"; internal errors: {counts.internal_errors}" if counts.internal_errors else ""),
     ]
+    if report.replaced:
+        lines.append(
+            f"  read with undecodable bytes shown as U+FFFD: {len(report.replaced)} pages "
+            f"({counts.replaced_characters} characters; report.json \"replaced\")"
+        )
     for skipped in report.skipped[:10]:
         lines.append(f"  skipped {skipped.path}: {skipped.reason}")
     if len(report.skipped) > 10:

@@ -82,6 +82,10 @@ class Article(Record):
     sections: list[Section] = Field(default_factory=list)
     excluded: list[ExcludedSection] = Field(default_factory=list)
     table: QuickRefTable | None = None
+    replaced_characters: int = Field(
+        default=0,
+        description="byte sequences its encoding could not decode, read as U+FFFD",
+    )
 
     @property
     def quickref_rows(self) -> list[QuickRefRow]:
@@ -164,6 +168,13 @@ class Skipped(Record):
     reason: str
 
 
+class Replaced(Record):
+    """A page read with a few undecodable bytes shown as U+FFFD, as a browser shows them."""
+
+    path: str
+    characters: int = Field(description="U+FFFD put in for bytes its encoding cannot decode")
+
+
 class InternalError(Record):
     """A page the build could not process because of a bug in qrelsmith (not a bad page)."""
 
@@ -183,6 +194,9 @@ class Counts(Record):
     rejected: int
     skipped: int
     internal_errors: int = Field(default=0, description="pages lost to a bug in qrelsmith")
+    replaced_characters: int = Field(
+        default=0, description="U+FFFD put in for undecodable bytes, over all pages"
+    )
     by_match: dict[str, int]
 
 
@@ -205,6 +219,9 @@ class Report(Record):
     internal_errors: list[InternalError] = Field(
         default_factory=list,
         description="pages lost to a bug in qrelsmith (build exits 4): please report them",
+    )
+    replaced: list[Replaced] = Field(
+        default_factory=list, description="pages read with a few undecodable bytes"
     )
     rejected: list[Rejected]
     manifest: Manifest

@@ -17,7 +17,7 @@ from lxml import etree
 from lxml.etree import _Element as Element
 
 from .config import BuildOptions
-from .decode import sniff
+from .decode import sniff_page
 from .errors import DataError
 from .sections import MARK
 from .text import text_of
@@ -33,11 +33,13 @@ _NOT_XML_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 @dataclass(frozen=True, slots=True)
 class ParsedPage:
-    """The article root (already cleaned) and the page's title."""
+    """The article root (already cleaned), the page's title, and how it was decoded:
+    ``replaced`` counts the undecodable byte sequences read as U+FFFD."""
 
     root: Element
     title: str
     encoding: str
+    replaced: int = 0
 
 
 @lru_cache(maxsize=64)
@@ -73,13 +75,13 @@ def parse_html(
         if not text.strip():
             raise DataError("empty page")
         raw = text.encode("utf-8")
-        encoding = "utf-8"
+        encoding, replaced = "utf-8", 0
     else:
         if not data or data.isspace():  # no copy of a large page, unlike strip()
             raise DataError("empty page")
-        encoding, bom = sniff(data, http_charset, options.encoding)
+        encoding, bom, replaced = sniff_page(data, http_charset, options.encoding)
         raw = data[bom:]
-        if encoding != "utf-8":
+        if encoding != "utf-8" or replaced:
             raw = raw.decode(encoding, errors="replace").encode("utf-8")
     if _MARK_UTF8 in raw:  # sections.py brackets its markers with it: no page may forge one
         raw = raw.replace(_MARK_UTF8, b"")
@@ -104,7 +106,8 @@ def parse_html(
         first = fatal[0]
         raise DataError(f"HTML parser stopped at line {first.line}: {first.message.strip()}")
     root = find_root(document, options.article_selectors)
-    return ParsedPage(root=root, title=_title(document, root), encoding=encoding)
+    title = _title(document, root)
+    return ParsedPage(root=root, title=title, encoding=encoding, replaced=replaced)
 
 
 def find_root(document: Element, selectors: list[str]) -> Element:
