@@ -423,8 +423,9 @@ def nothing_built(report: Report, paths: Sequence[Path]) -> str:
     if not lost:
         return f"no article built from {inputs}: no HTML page found there"
     path, reason = lost[0]
+    pages = f"all {len(lost)} pages" if len(lost) > 1 else "its one page"
     return (
-        f"no article built from {inputs}: all {len(lost)} pages skipped "
+        f"no article built from {inputs}: {pages} skipped "
         f"(first {path}: {reason}); the previous build is left as it was"
     )
 

@@ -14,7 +14,7 @@ import json
 import os
 import re
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
 from email.message import Message
 from functools import lru_cache
@@ -200,58 +200,159 @@ def read_warc(path: Path) -> Iterator[Page]:
     """The HTML responses of a WARC file (``.warc`` or ``.warc.gz``), with their URLs as origin.
 
     A record cut short (a truncated download, a crawler killed mid-write) becomes a Page with
-    ``error`` set; a file that cannot be parsed past some offset ends there, with an error Page
-    naming the offset, and the pages before it are kept.
+    ``error`` set. Bytes that cannot be read (a damaged gzip member, garbage between records,
+    a record warcio cannot take) become one error Page naming the byte range, in plain words,
+    and reading resumes at the next record that can be read: gzip members are independent,
+    and a record starts with ``WARC/1.``.
     """
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below, the generator may stop early
     except OSError as exc:
         yield _error_page(path.name, f"unreadable: {exc.strerror or exc}")
         return
+    with handle:
+        start: int | None = 0
+        while start is not None:
+            start = yield from _read_records(path, handle, start)
+
+
+def _read_records(path: Path, handle: IO[bytes], base: int) -> Generator[Page, None, int | None]:
+    """Pages of the records from byte ``base`` on; returns where reading resumes after bytes
+    that cannot be read, None at the end of the file."""
     from warcio.archiveiterator import ArchiveIterator  # only for WARC input
 
-    with handle:
-        records = ArchiveIterator(handle)
-        while True:
-            try:
-                record = next(records)
-            except StopIteration:
-                # warcio ends quietly where a gzip member or a record's headers were cut short;
-                # bytes left over past the last record it read are that cut record.
-                tail = _unread_tail(handle, _offset(records))
-                if tail is not None:
-                    yield tail
-                return
-            except Exception as exc:  # warcio raises many kinds on a corrupt file
-                where = f"{path.name}@{_offset(records)}"
-                yield _error_page(where, f"corrupt WARC file: {_describe(exc)}")
-                return
-            try:
-                found = _html_record(record)
-                if found is None:
-                    continue
-                url, charset = found
-                data = record.content_stream().read()
-                # warcio reads a record within its Content-Length (``limit`` is what is left
-                # unread); with no length, its headers were cut short.
-                missing = getattr(record.raw_stream, "limit", None)
-            except Exception as exc:
-                article_id = _warc_id(record, path, records)
-                error = f"corrupt WARC record: {_describe(exc)}"
-                yield Page(article_id, article_id, b"", url=None, error=error)
-                continue
-            article_id = url_id(url)
-            if missing is None or missing > 0:
-                error = (
-                    f"truncated WARC record: {missing} of {record.length} bytes missing"
-                    if missing
-                    else "truncated WARC record: no Content-Length"
-                )
-                yield Page(article_id, article_id, b"", url=url, error=error)
-                continue
-            yield Page(
-                article_id, article_id, data, url=url, http_charset=charset, end=handle.tell()
+    handle.seek(base)
+    records = ArchiveIterator(handle)
+    while True:
+        try:
+            record = next(records)
+        except StopIteration:
+            # warcio ends quietly where a gzip member or a record's headers were cut short;
+            # bytes left over past the last record it read are that cut record.
+            tail = _unread_tail(handle, base + _offset(records))
+            if tail is not None:
+                yield tail
+            return None
+        except Exception as exc:  # warcio raises many kinds on damaged bytes
+            bad = base + _offset(records)
+            resume = _next_record(handle, bad + 1)
+            end = (resume if resume is not None else _size(handle)) - 1
+            why = _unreadable_because(exc, handle, bad)
+            yield _error_page(
+                f"{path.name}@{bad}", f"bytes {bad}–{end} of {path.name} could not be read: {why}"
             )
+            return resume
+        try:
+            found = _html_record(record)
+            if found is None:
+                continue
+            url, charset = found
+            data = record.content_stream().read()
+            # warcio reads a record within its Content-Length (``limit`` is what is left
+            # unread); with no length, its headers were cut short.
+            missing = getattr(record.raw_stream, "limit", None)
+        except Exception as exc:
+            article_id = _warc_id(record, path, records)
+            error = f"corrupt WARC record: {_unreadable_because(exc, None, 0)}"
+            yield Page(article_id, article_id, b"", url=None, error=error)
+            continue
+        article_id = url_id(url)
+        if missing is None or missing > 0:
+            error = (
+                f"truncated WARC record: {missing} of {record.length} bytes missing"
+                if missing
+                else "truncated WARC record: no Content-Length"
+            )
+            yield Page(article_id, article_id, b"", url=url, error=error)
+            continue
+        yield Page(
+            article_id, article_id, data, url=url, http_charset=charset, end=handle.tell()
+        )
+
+
+#: How a WARC record starts, uncompressed, and a gzip member (magic and the deflate method).
+WARC_RECORD_START = b"WARC/1."
+GZIP_MEMBER_START = GZIP_MAGIC + b"\x08"
+#: Bytes read at a time while looking for the next record after damaged bytes.
+SCAN_BYTES = 1 << 20
+
+
+def _next_record(handle: IO[bytes], position: int) -> int | None:
+    """The offset of the first record start at or after ``position`` (a gzip member whose
+    data inflates to ``WARC/1.``, or ``WARC/1.`` at the start of a line); None if none."""
+    overlap = len(WARC_RECORD_START)
+    while True:
+        handle.seek(position)
+        chunk = handle.read(SCAN_BYTES)
+        if not chunk:
+            return None
+        for at in sorted(_starts(chunk, GZIP_MEMBER_START) + _starts(chunk, WARC_RECORD_START)):
+            if chunk.startswith(WARC_RECORD_START, at):
+                if at == 0 or chunk[at - 1] == ord("\n"):
+                    return position + at
+            elif _inflates_to_record(handle, position + at):
+                return position + at
+        if len(chunk) < SCAN_BYTES:
+            return None
+        position += len(chunk) - overlap
+
+
+def _starts(chunk: bytes, needle: bytes) -> list[int]:
+    found, at = [], chunk.find(needle)
+    while at >= 0:
+        found.append(at)
+        at = chunk.find(needle, at + 1)
+    return found
+
+
+def _inflates_to_record(handle: IO[bytes], offset: int) -> bool:
+    handle.seek(offset)
+    try:
+        head = zlib.decompressobj(zlib.MAX_WBITS | 16).decompress(handle.read(4096), 16)
+    except zlib.error:
+        return False
+    return head.startswith(WARC_RECORD_START) if len(head) >= 7 else False
+
+
+def _size(handle: IO[bytes]) -> int:
+    return os.fstat(handle.fileno()).st_size
+
+
+def _unreadable_because(exc: BaseException, handle: IO[bytes] | None, offset: int) -> str:
+    """Why bytes of a WARC file cannot be read, in words (never the exception's own text,
+    which can hold the damaged bytes)."""
+    from warcio.exceptions import ArchiveLoadFailed
+
+    if isinstance(exc, zlib.error | EOFError | gzip.BadGzipFile):
+        return "the gzip data is damaged"
+    if handle is not None and _gzip_member_damaged(handle, offset):
+        return "the gzip data is damaged"
+    if handle is not None and not _has_target_uri(handle, offset):
+        return "a WARC record with no WARC-Target-URI header"
+    if isinstance(exc, ArchiveLoadFailed):
+        return "not a WARC record (damaged or not a WARC file)"
+    return "a WARC record the WARC reader (warcio) cannot take"
+
+
+def _gzip_member_damaged(handle: IO[bytes], offset: int) -> bool:
+    handle.seek(offset)
+    return handle.read(2) == GZIP_MAGIC and not _inflates_to_record(handle, offset)
+
+
+def _has_target_uri(handle: IO[bytes], offset: int) -> bool:
+    """Whether the record headers at ``offset`` name a target (warcio fails on a response
+    without one); True when they cannot be read, so the caller says "damaged" instead."""
+    handle.seek(offset)
+    head = handle.read(8192)
+    if head[:2] == GZIP_MAGIC:
+        try:
+            head = zlib.decompressobj(zlib.MAX_WBITS | 16).decompress(head, 8192)
+        except zlib.error:
+            return True
+    if not head.startswith(WARC_RECORD_START):
+        return True
+    headers = head.split(b"\r\n\r\n", 1)[0]
+    return b"\nwarc-target-uri:" in headers.lower()
 
 
 #: Bytes of an unread WARC tail that are searched for the cut record's URL.
