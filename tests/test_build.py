@@ -216,3 +216,38 @@ def test_a_build_with_no_article_is_an_error_and_keeps_the_last_build(
     err = capsys.readouterr().err
     assert err.startswith("error: no article built from") and err.count("\n") == 1, err
     assert snapshot(out) == before
+
+
+def test_several_folders_give_ids_under_their_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    one = write_site(tmp_path / "docs", ["index.html"])
+    two = write_site(tmp_path / "blog", ["index.html"])
+    out = tmp_path / "out"
+    assert main(["build", str(one), str(two), "--out", str(out), "-q"]) == 0
+    golden = [json.loads(line) for line in (out / "golden.jsonl").read_text().splitlines()]
+    assert [g["qid"] for g in golden] == [
+        "blog/index.html#q0", "blog/index.html#q1", "docs/index.html#q0", "docs/index.html#q1"
+    ]
+    assert golden[0]["origin"]["path"] == "blog/index.html"
+    # one folder alone keeps the ids it always had
+    assert main(["build", str(one), "--out", str(out), "-q"]) == 0
+    assert "index.html#q0" in (out / "golden.jsonl").read_text()
+    # two inputs of one name cannot be told apart: refused before anything is read
+    (tmp_path / "elsewhere").mkdir()
+    same = write_site(tmp_path / "elsewhere" / "docs", ["a.html"])
+    capsys.readouterr()
+    assert main(["build", str(one), str(same), "--out", str(tmp_path / "o2"), "-q"]) == 2
+    assert "both named 'docs'" in capsys.readouterr().err
+    assert not (tmp_path / "o2").exists()
+
+
+def test_a_duplicate_url_names_the_input_whose_page_is_kept(tmp_path: Path) -> None:
+    html = GOOD.format(title="x")
+    for name in ("first.jsonl", "second.jsonl"):
+        (tmp_path / name).write_text(json.dumps({"url": "https://e.com/x", "html": html + name}) + "\n")
+    result = build([tmp_path / "first.jsonl", tmp_path / "second.jsonl"])
+    [skipped] = result.report.skipped
+    assert skipped.path == "e.com/x"
+    import re
+
+    found = re.fullmatch(r"duplicate article id: the page in (\S+) is left out, the one in (\S+) kept", skipped.reason)
+    assert found and set(found.groups()) == {"first.jsonl", "second.jsonl"}, skipped.reason

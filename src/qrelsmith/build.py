@@ -82,6 +82,7 @@ class PageResult:
     path: str
     digest: str
     url: str | None = None
+    source: str = ""
     corpus: list[CorpusRecord] = field(default_factory=list)
     queries: list[GoldenQuery] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
@@ -95,9 +96,9 @@ class PageResult:
     matches: list[str] = field(default_factory=list)
     blocks: tuple[bytes, ...] = ()
 
-    def order(self) -> tuple[str, str, str, str]:
+    def order(self) -> tuple[str, str, str, str, str]:
         """The sort key of a build: article id, then what decides between duplicates."""
-        return (self.article_id, self.path, self.digest, self.url or "")
+        return (self.article_id, self.path, self.digest, self.url or "", self.source)
 
     def weight(self) -> int:
         """Rough bytes held in memory, for the spill budget."""
@@ -174,9 +175,8 @@ def _internal(result: PageResult, exc: BaseException) -> PageResult:
 def process_page(page: Page, config: Config) -> PageResult:
     """Run the core on one page; any failure becomes a ``skipped`` entry, never an exception."""
     page = page.loaded()
-    result = PageResult(
-        page.article_id, page.path, hashlib.sha256(page.data).hexdigest(), url=page.url
-    )
+    digest = hashlib.sha256(page.data).hexdigest()
+    result = PageResult(page.article_id, page.path, digest, url=page.url, source=page.source)
     if page.error:
         return _skip(result, page.error)
     timeout = config.build.page_timeout
@@ -239,7 +239,7 @@ def crashed_page(page: Page) -> PageResult:
     """The result of a page whose worker process died (a crash in C code, out of memory)."""
     page = page.loaded()
     digest = hashlib.sha256(page.data).hexdigest()
-    result = PageResult(page.article_id, page.path, digest, url=page.url)
+    result = PageResult(page.article_id, page.path, digest, url=page.url, source=page.source)
     return _skip(result, "crashed the worker process")
 
 
@@ -274,11 +274,17 @@ class ReportBuilder:
 
     def fold(self, ordered: Iterable[PageResult]) -> Iterator[PageResult]:
         """The results to write, in article-id order: of pages with the same article id, the
-        first in path order is kept, the others are listed as skipped duplicates."""
+        first in path order is kept, the others are listed as skipped duplicates (naming the
+        input each came from when they differ)."""
         for _, group in groupby(ordered, key=lambda r: r.article_id):
             first, *others = group
             for other in others:
                 reason = f"duplicate article id (same as {first.path})"
+                if other.source != first.source:  # say which input's page is kept
+                    reason = (
+                        f"duplicate article id: the page in {other.source} is left out, "
+                        f"the one in {first.source} kept"
+                    )
                 self.skipped.append(Skipped(path=other.path, reason=reason))
             self._count(first)
             yield first
@@ -357,7 +363,7 @@ class _OutOfOrder(Exception):
 
 
 def _in_order(results: Iterable[PageResult]) -> Iterator[PageResult]:
-    last: tuple[str, str, str, str] | None = None
+    last: tuple[str, str, str, str, str] | None = None
     for result in results:
         key = result.order()
         if last is not None and key < last:

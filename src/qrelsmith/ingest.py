@@ -60,6 +60,8 @@ class Page:
     error: str | None = None
     decoded: bool = False
     file: str | None = None
+    #: The name of the input (folder or file) the page came from, for messages.
+    source: str = ""
     #: How far into its crawl file (WARC, JSONL) the reader was after this page: bytes of the
     #: file as stored (compressed for .gz), for a progress estimate; None for other inputs.
     end: int | None = None
@@ -150,10 +152,13 @@ def _listing(path: Path, listings: Listings | None) -> list[tuple[str, str]]:
     return listings[path] if listings is not None and path in listings else html_files(path)
 
 
-def read_folder(root: Path, listings: Listings | None = None) -> Iterator[Page]:
-    """Every page ``html_files`` finds below ``root``, in sorted path order."""
+def read_folder(
+    root: Path, listings: Listings | None = None, prefix: str = ""
+) -> Iterator[Page]:
+    """Every page ``html_files`` finds below ``root``, in sorted path order; ids and paths
+    start with ``prefix`` (``folder_prefixes``)."""
     for relative, full in _listing(root, listings):
-        yield _file_page(full, relative)
+        yield _file_page(full, prefix + relative)
 
 
 def read_file(path: Path) -> Iterator[Page]:
@@ -497,7 +502,29 @@ def check_paths(paths: Sequence[str | Path]) -> list[Path]:
         if not path.exists():
             raise UsageError(f"input path not found: {raw}")
         checked.append(path)
+    prefixes = folder_prefixes(checked)
+    named: dict[str, Path] = {}
+    for path, prefix in prefixes.items():
+        if prefix in named:
+            raise UsageError(
+                f"input folders {named[prefix]} and {path} are both named {prefix[:-1]!r}: "
+                "with several inputs a folder's page ids start with its name; rename one"
+            )
+        named[prefix] = path
     return checked
+
+
+def folder_prefixes(paths: Sequence[Path]) -> dict[Path, str]:
+    """What the page ids of each input folder start with: nothing for a build of one input;
+    with several, the folder's name and "/", so ``docs/index.html`` and ``blog/index.html``
+    stay apart."""
+    if len(paths) < 2:
+        return {}
+    return {
+        path: (Path(os.path.abspath(path)).name or "root") + "/"
+        for path in paths
+        if reader_for(path) is read_folder
+    }
 
 
 def in_id_order(paths: Sequence[Path], listings: Listings | None = None) -> bool:
@@ -506,10 +533,15 @@ def in_id_order(paths: Sequence[Path], listings: Listings | None = None) -> bool
     space sorts before '!', its "%20" after); False as soon as a crawl file is among them
     (its order is the crawler's)."""
     keys: list[tuple[str, str]] = []
+    prefixes = folder_prefixes(paths)
     for path in paths:
         reader = reader_for(path)
         if reader is read_folder:
-            keys.extend((safe_id(relative), relative) for relative, _ in _listing(path, listings))
+            prefix = prefixes.get(path, "")
+            keys.extend(
+                (safe_id(prefix + relative), prefix + relative)
+                for relative, _ in _listing(path, listings)
+            )
         elif reader is read_file:
             keys.append((safe_id(path.name), path.name))
         else:
@@ -540,13 +572,18 @@ def iter_pages(
     the folders a second walk.
     """
     base = 0
-    for path in check_paths(paths):
+    checked = check_paths(paths)
+    prefixes = folder_prefixes(checked)
+    for path in checked:
         reader = reader_for(path)
-        pages = read_folder(path, listings) if reader is read_folder else reader(path)
+        if reader is read_folder:
+            pages = read_folder(path, listings, prefixes.get(path, ""))
+        else:
+            pages = reader(path)
         for page in pages:
             if position is not None and page.end is not None:
                 position(base + page.end)
-            yield page
+            yield replace(page, source=path.name) if len(checked) > 1 else page
         if position is not None:
             with contextlib.suppress(OSError):
                 base += path.stat().st_size
