@@ -251,3 +251,24 @@ def test_a_duplicate_url_names_the_input_whose_page_is_kept(tmp_path: Path) -> N
 
     found = re.fullmatch(r"duplicate article id: the page in (\S+) is left out, the one in (\S+) kept", skipped.reason)
     assert found and set(found.groups()) == {"first.jsonl", "second.jsonl"}, skipped.reason
+
+
+def test_out_must_not_be_an_input_folder_nor_hold_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    site = write_site(tmp_path / "site", ["a.html"])
+    before = snapshot(site)
+    for out in (site, tmp_path):
+        assert main(["build", str(site), "--out", str(out), "-q"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: --out") and "input" in err, err
+    assert snapshot(site) == before
+
+
+def test_a_very_long_query_is_rejected_not_kept(tmp_path: Path) -> None:
+    site = write_site(tmp_path / "site", ["a.html"])
+    page = (site / "a.html").read_text().replace("What is a?", "why " * 25_000)
+    (site / "a.html").write_text(page, encoding="utf-8")
+    report = build([site]).report
+    assert report.counts.queries == 1
+    [rejected] = report.rejected
+    assert (rejected.row, rejected.reason) == (0, "too_long")
+    assert len(rejected.query) <= 1000

@@ -10,6 +10,7 @@ from .config import BuildOptions, Config
 from .matching import HeadingIndex
 from .models import Article, GoldenQuery, Origin, Rejected
 from .parse import parse_html, remove_element
+from .patterns import MAX_QUERY_CHARS
 from .quickref import find_table, heading_outline
 from .sections import split_sections
 
@@ -75,6 +76,17 @@ def article_queries(
     queries: list[GoldenQuery] = []
     rejected: list[Rejected] = []
     for row in article.table.rows:
+        if len(row.query) > MAX_QUERY_CHARS:  # not a question a person types
+            rejected.append(
+                Rejected(
+                    path=origin_path,
+                    row=row.row,
+                    query=row.query[:MAX_QUERY_CHARS],
+                    reference=row.reference[:MAX_QUERY_CHARS],
+                    reason="too_long",
+                )
+            )
+            continue
         match = index.match(row.reference, row.reference_anchors, options)
         if not row.query.strip() or not match.section_ids or match.rule is None:
             rejected.append(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -100,6 +101,20 @@ def summary(report: Report, out: Path) -> str:
     return "\n".join(lines)
 
 
+def check_out(out: Path, paths: list[Path]) -> None:
+    """UsageError when ``out`` is an input or holds one: the build replaces ``out`` whole, and
+    would read its own outputs back as pages (a folder inside the crawl is fine: it is passed
+    over)."""
+    where = Path(os.path.realpath(out))
+    for path in paths:
+        real = Path(os.path.realpath(path))
+        if real == where or where in real.parents:
+            raise UsageError(
+                f"--out {out} is the input {path} or holds it: give an output folder "
+                "outside the crawl (one inside it is fine)"
+            )
+
+
 def run(args: argparse.Namespace) -> int:
     """Build, swap the outputs in whole, print the summary; see EXAMPLES for exit codes."""
     config = load_config(args.config)
@@ -107,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} exists and is not a folder")
+    check_out(out, paths)
     progress = Progress(None, enabled=not args.quiet and sys.stderr.isatty())
     samples: list[AuditSample] = []
 

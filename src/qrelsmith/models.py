@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 MatchRule = Literal["anchor", "exact", "contains", "fuzzy"]
-RejectReason = Literal["unmatched", "ambiguous", "empty"]
+RejectReason = Literal["unmatched", "ambiguous", "empty", "too_long"]
 
 #: Strongest rule first; a query whose reference has several parts reports its weakest rule.
 RULE_ORDER: tuple[MatchRule, ...] = ("anchor", "exact", "contains", "fuzzy")

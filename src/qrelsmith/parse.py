@@ -104,10 +104,27 @@ def parse_html(
     fatal = parser.error_log.filter_from_fatals()
     if fatal:
         first = fatal[0]
-        raise DataError(f"HTML parser stopped at line {first.line}: {first.message.strip()}")
+        raise DataError(f"HTML parser stopped at line {first.line}: {_in_words(first.message)}")
     root = find_root(document, options.article_selectors)
     title = _title(document, root)
     return ParsedPage(root=root, title=title, encoding=encoding, replaced=replaced)
+
+
+#: How deep libxml2's HTML parser reads nested markup (its fixed limit; the option that lifts
+#: it is libxml2's, which lxml does not let a page's reader set).
+LIBXML2_MAX_DEPTH = 2047
+#: How libxml2's messages start their advice to set one of its options.
+_OPTION_ADVICE = "use XML_PARSE_"
+
+
+def _in_words(message: str) -> str:
+    """A libxml2 fatal error as a user can act on it: no advice to set a parser option."""
+    if "Excessive depth" in message:
+        return (
+            f"markup nested deeper than {LIBXML2_MAX_DEPTH:,} levels, where the parser stops "
+            "reading (the rest of the page would be lost)"
+        )
+    return message.partition(_OPTION_ADVICE)[0].strip().rstrip(",;:").strip()
 
 
 def find_root(document: Element, selectors: list[str]) -> Element:

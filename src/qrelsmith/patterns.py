@@ -47,6 +47,11 @@ TAG_NAME = r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"
 #: crawl. 0 means no limit.
 PAGE_TIMEOUT = 60.0
 
+#: A quick-reference row whose question is longer than this is rejected as "too_long": a
+#: question is what a person types (the sample's longest is 82 characters, the seed study's
+#: under 100); a cell of thousands is a table used for something else, or a broken page.
+MAX_QUERY_CHARS = 1000
+
 # --------------------------------------------------------------------------- decoding
 
 #: A page whose declared encoding (or UTF-8) leaves at most this share of its bytes
@@ -264,6 +269,10 @@ PLANNING_PRECISION = 0.95
 #: Characters of each matched section shown in the audit sheet: enough to judge most answers,
 #: short enough for a spreadsheet row. The HTML page shows the whole text.
 OPENING_CHARS = 400
+
+#: The most characters a cell of Excel holds (LibreOffice reads more, but Excel cuts the cell
+#: or refuses the file): longer cells of audit.csv are cut and end with a marker saying so.
+EXCEL_CELL_CHARS = 32_767
 
 # --------------------------------------------------------------------------- evaluation
 
