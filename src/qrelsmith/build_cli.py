@@ -52,7 +52,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="folder of HTML pages or a file")
     parser.add_argument("--out", "-o", required=True, metavar="DIR", help="output folder")
-    parser.add_argument("--config", "-c", metavar="TOML", help="site options (see README)")
+    parser.add_argument(
+        "--config", "-c", metavar="TOML", help="TOML options file (README, Configuration)"
+    )
     parser.add_argument(
         "--workers",
         "-j",

@@ -29,7 +29,9 @@ _OptionsT = TypeVar("_OptionsT", BaselineOptions, EvalOptions)
 
 
 def _add_config(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", metavar="TOML", help="options file (see config.py)")
+    parser.add_argument(
+        "--config", metavar="TOML", help="TOML options file (README, Configuration)"
+    )
 
 
 def _config(args: argparse.Namespace) -> Config:
