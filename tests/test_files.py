@@ -153,3 +153,24 @@ def test_the_build_knows_the_audit_folders_name() -> None:
     from qrelsmith.build import AUDIT_FOLDER as BUILD_AUDIT_FOLDER
 
     assert BUILD_AUDIT_FOLDER == AUDIT_FOLDER
+
+
+def test_a_reviewers_verdicts_survive_any_rebuild(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import csv
+
+    site, out, _ = two_builds(tmp_path)
+    sheet = out / "audit" / "audit.csv"
+    with open(sheet, encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    rows[0]["verdict"] = "correct"
+    with open(sheet, "w", encoding="utf-8-sig", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    reviewed = sheet.read_bytes()
+    config = tmp_path / "no-sample.toml"
+    config.write_text("[audit]\nsize = 0\n")
+    for extra in ([], ["-c", str(config)]):
+        assert main(["build", str(site), "--out", str(out), "-q", "-j", "1", *extra]) == 0
+        assert sheet.read_bytes() == reviewed
+        assert "holds verdicts" in capsys.readouterr().err

@@ -132,8 +132,6 @@ def run(args: argparse.Namespace) -> int:
         from .audit import write_default_sample  # the build's own imports stay lean
         from .audit.writer import has_verdicts
 
-        if not report.counts.queries or config.audit.size <= 0:
-            return
         if has_verdicts(staged.target / AUDIT_FOLDER):
             # A reviewer's verdicts are never overwritten: the previous audit/ stays.
             print(
@@ -142,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             staged.carry(AUDIT_FOLDER)
+            return
+        if not report.counts.queries or config.audit.size <= 0:
             return
         sample = write_default_sample(staged.path, config)
         if sample is not None:
