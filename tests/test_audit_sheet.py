@@ -57,3 +57,21 @@ def test_script_json_escapes_what_could_end_the_block() -> None:
     assert "<" not in text and ">" not in text and "&" not in text
     assert "\u2028" not in text and "\u2029" not in text
     assert json.loads(text) == {"t": "</script><!-- & \u2028\u2029"}
+
+
+def test_a_cell_longer_than_excel_takes_is_cut_and_flagged(tmp_path: Path) -> None:
+    import csv as csv_module
+
+    from qrelsmith.audit.sheet import COLUMNS, EXCEL_CELL_CHARS, write_csv
+    from qrelsmith.audit.verdicts import read_csv
+
+    row = {column: "" for column in COLUMNS}
+    row.update(qid="a.html#q0", answer="=x" + "y" * 100_000, query="short")
+    path = tmp_path / "audit.csv"
+    write_csv(path, [row])
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        [written] = list(csv_module.DictReader(handle))
+    assert len(written["answer"]) == EXCEL_CELL_CHARS
+    assert written["answer"].startswith("'=xyyy") and written["answer"].endswith("[cut: 100,002 characters in all]")
+    assert written["query"] == "short"
+    assert [r.qid for r in read_csv(path)] == ["a.html#q0"]

@@ -200,3 +200,88 @@ def test_report_counts_link_only_sections_apart(tmp_path: Path) -> None:
     counts = json.loads((out / "report.json").read_text())["counts"]
     # "See also" by its heading, "Where to go from here" by its link density
     assert (counts["excluded_sections"], counts["excluded_by_links"]) == (2, 1)
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("kind", ["empty folder", "text named .warc.gz", "only broken pages"])
+def test_a_build_with_no_article_is_an_error_and_keeps_the_last_build(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    site = write_site(tmp_path / "site", ["a.html"])
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q"]) == 0
+    before = snapshot(out)
+    if kind == "empty folder":
+        bad = tmp_path / "empty"
+        bad.mkdir()
+    elif kind == "text named .warc.gz":
+        bad = tmp_path / "crawl.warc.gz"
+        bad.write_text("hello, not a crawl\n")
+    else:
+        bad = tmp_path / "broken"
+        bad.mkdir()
+        (bad / "empty.html").write_bytes(b"")
+    capsys.readouterr()
+    assert main(["build", str(bad), "--out", str(out), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: no article built from") and err.count("\n") == 1, err
+    assert snapshot(out) == before
+
+
+def test_several_folders_give_ids_under_their_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    one = write_site(tmp_path / "docs", ["index.html"])
+    two = write_site(tmp_path / "blog", ["index.html"])
+    out = tmp_path / "out"
+    assert main(["build", str(one), str(two), "--out", str(out), "-q"]) == 0
+    golden = [json.loads(line) for line in (out / "golden.jsonl").read_text().splitlines()]
+    assert [g["qid"] for g in golden] == [
+        "blog/index.html#q0", "blog/index.html#q1", "docs/index.html#q0", "docs/index.html#q1"
+    ]
+    assert golden[0]["origin"]["path"] == "blog/index.html"
+    # one folder alone keeps the ids it always had
+    assert main(["build", str(one), "--out", str(out), "-q"]) == 0
+    assert "index.html#q0" in (out / "golden.jsonl").read_text()
+    # two inputs of one name cannot be told apart: refused before anything is read
+    (tmp_path / "elsewhere").mkdir()
+    same = write_site(tmp_path / "elsewhere" / "docs", ["a.html"])
+    capsys.readouterr()
+    assert main(["build", str(one), str(same), "--out", str(tmp_path / "o2"), "-q"]) == 2
+    assert "both named 'docs'" in capsys.readouterr().err
+    assert not (tmp_path / "o2").exists()
+
+
+def test_a_duplicate_url_names_the_input_whose_page_is_kept(tmp_path: Path) -> None:
+    html = GOOD.format(title="x")
+    for name in ("first.jsonl", "second.jsonl"):
+        (tmp_path / name).write_text(json.dumps({"url": "https://e.com/x", "html": html + name}) + "\n")
+    result = build([tmp_path / "first.jsonl", tmp_path / "second.jsonl"])
+    [skipped] = result.report.skipped
+    assert skipped.path == "e.com/x"
+    import re
+
+    found = re.fullmatch(r"duplicate article id: the page in (\S+) is left out, the one in (\S+) kept", skipped.reason)
+    assert found and set(found.groups()) == {"first.jsonl", "second.jsonl"}, skipped.reason
+
+
+def test_out_must_not_be_an_input_folder_nor_hold_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    site = write_site(tmp_path / "site", ["a.html"])
+    before = snapshot(site)
+    for out in (site, tmp_path):
+        assert main(["build", str(site), "--out", str(out), "-q"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: --out") and "input" in err, err
+    assert snapshot(site) == before
+
+
+def test_a_very_long_query_is_rejected_not_kept(tmp_path: Path) -> None:
+    site = write_site(tmp_path / "site", ["a.html"])
+    page = (site / "a.html").read_text().replace("What is a?", "why " * 25_000)
+    (site / "a.html").write_text(page, encoding="utf-8")
+    report = build([site]).report
+    assert report.counts.queries == 1
+    [rejected] = report.rejected
+    assert (rejected.row, rejected.reason) == (0, "too_long")
+    assert len(rejected.query) <= 1000

@@ -50,3 +50,79 @@ def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
         main(["build"])
     assert exit_info.value.code == 2
     assert "usage:" in capsys.readouterr().err
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def transcript(command: str) -> tuple[list[str], str]:
+    """The arguments of the README's console line ``$ qrelsmith <command>...`` and the output
+    printed under it (up to the next command or the end of the block)."""
+    lines = README.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"$ qrelsmith {command}"))
+    argv = lines[start].split("#", 1)[0].split()[2:]
+    output = []
+    for line in lines[start + 1 :]:
+        if line.startswith(("$ ", "```")):
+            break
+        output.append(line)
+    return argv, "\n".join(output) + "\n"
+
+
+def run_as_in_readme(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> tuple[int, str, str]:
+    """Run the README's command in ``tmp_path`` holding a link to samples/: (exit, printed, README's)."""
+    monkeypatch.chdir(tmp_path)
+    if not (tmp_path / "samples").exists():
+        (tmp_path / "samples").symlink_to(ROOT / "samples")
+    argv, expected = transcript(command)
+    capsys.readouterr()
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err, expected
+
+
+def test_the_readmes_first_build_succeeds_and_prints_what_the_readme_shows(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    code, printed, expected = run_as_in_readme("build samples/site --out out", capsys, monkeypatch, tmp_path)
+    assert code == 0
+    assert printed == expected
+
+
+def test_the_readmes_review_demo_runs_with_the_shipped_verdict_files(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    assert run_as_in_readme("build samples/site --out out", capsys, monkeypatch, tmp_path)[0] == 0
+    code, printed, expected = run_as_in_readme("audit apply out samples/bad.csv", capsys, monkeypatch, tmp_path)
+    assert (code, printed) == (1, expected)
+    code, printed, expected = run_as_in_readme("audit apply out samples/verdicts.csv", capsys, monkeypatch, tmp_path)
+    assert (code, printed) == (0, expected)
+
+
+def _readme_exit_codes() -> dict[str, str]:
+    section = README.split("### Exit codes of `build`", 1)[1].split("\n\n", 2)[1]
+    rows = [line.split("|")[1:3] for line in section.splitlines()[2:]]
+    return {code.strip(): meaning.strip() for code, meaning in rows}
+
+
+def test_build_help_and_readme_agree_on_exit_codes() -> None:
+    codes = _readme_exit_codes()
+    assert set(codes) == {"0", "1", "2", "3", "4"}
+    parsers = dict(COMMANDS)
+    epilog = " ".join((parsers["build"].epilog or "").split())
+    listed = epilog.split("exit codes:", 1)[1]
+    for code in codes:
+        assert f"{code} " in listed, f"build --help does not explain exit code {code}"
+    assert "3 outputs written, some pages skipped" in epilog
+    assert "4 outputs written, pages lost to a bug" in epilog
+    main_epilog = " ".join((build_parser().epilog or "").split())
+    assert "skipped by build" not in main_epilog  # once said skipped pages exit 1
+    assert "build also 3" in main_epilog and "4 (written, some pages lost" in main_epilog
+
+
+@pytest.mark.parametrize(("name", "parser"), COMMANDS, ids=[n for n, _ in COMMANDS])
+def test_option_help_points_at_docs_not_source_files(name: str, parser: argparse.ArgumentParser) -> None:
+    for action in parser._actions:
+        assert ".py" not in (action.help or ""), f"{name} {action.option_strings}: {action.help}"

@@ -86,3 +86,27 @@ def test_baseline_reads_the_config(tmp_path: Path) -> None:
     lines = run.read_text(encoding="utf-8").splitlines()
     assert lines and all(line.endswith(" tfidf-c2-3") for line in lines)
     assert len({line.split()[0] for line in lines}) == len(lines)  # one result per query
+
+
+@pytest.mark.parametrize(
+    ("line", "where"),
+    [
+        ('article_selectors = ["div["]', "build.article_selectors"),
+        ('excluded_headings = ["("]', "build.excluded_headings"),
+        ('encoding = "bogus"', "build.encoding"),
+        ('reference_separators = [""]', "build.reference_separators"),
+    ],
+)
+def test_a_config_that_would_skip_every_page_is_refused_before_any_page_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, where: str
+) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "a.html").write_text("<article><h2>A</h2><p>a</p></article>", encoding="utf-8")
+    config = tmp_path / "site.toml"
+    config.write_text(f"[build]\n{line}\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-c", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: config") and where in err, err
+    assert not out.exists()

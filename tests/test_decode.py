@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import codecs
+from pathlib import Path
 
 import pytest
 
-from qrelsmith.decode import declared_encoding, decode, sniff
+from qrelsmith.decode import declared_encoding, decode, sniff, sniff_page
 from qrelsmith.errors import DataError
 
 JA = "<html><head>{meta}</head><body><p>日本語のページです。ポート番号とファイアウォールの設定。</p></body></html>"
@@ -64,3 +65,58 @@ def test_meta_prescan_only_reads_the_head() -> None:
     assert declared_encoding(b"<meta charset='koi8-r'>") == "koi8-r"
     assert declared_encoding(b"x" * 5000 + b"<meta charset='koi8-r'>") is None
     assert declared_encoding(b"<meta charset='no-such-thing'>") is None
+
+
+ENGLISH = (
+    "<html><head>{meta}<title>Notes</title></head><body><h2>Ports</h2><p>"
+    + "Some plain English text about ports and firewalls. " * 20
+    + "</p></body></html>"
+)
+
+
+@pytest.mark.parametrize("meta", ['<meta charset="utf-8">', ""])
+def test_a_utf8_page_with_one_bad_byte_is_read_with_one_replacement(meta: str) -> None:
+    page = (meta + "<p>" + "日本語のページです。ポート番号。" * 20 + "</p>").encode("utf-8")
+    page = page.replace("ポート".encode(), b"\xff", 1)
+    text, used = decode(page)
+    assert used == "utf-8" and text.count("\ufffd") == 1
+    assert sniff_page(page) == ("utf-8", 0, 1)
+    ascii_page = ENGLISH.format(meta='<meta charset="utf-8">').encode().replace(b"ports", b"port\x92s", 1)
+    assert sniff_page(ascii_page) == ("utf-8", 0, 1)
+
+
+def test_a_page_with_many_bad_bytes_is_not_read_as_its_declaration() -> None:
+    page = ('<meta charset="utf-8"><p>' + "日本語のページです。ポート番号。" * 20).encode("shift_jis")
+    encoding, _, replaced = sniff_page(page)
+    assert (encoding, replaced) == ("cp932", 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [
+        (ENGLISH.format(meta="").replace("ports", "p\u00e9rts", 1), "cp1252"),  # a stray byte
+        (ENGLISH.format(meta="").replace("ports", "port\u2019s", 1), "cp1252"),
+        ("<p>" + "Le caf\u00e9 est d\u00e9j\u00e0 pr\u00eat, \u00e7a co\u00fbte 2\u20ac \u2013 \u00ab voil\u00e0 \u00bb. " * 10, "cp1252"),
+        ("<p>" + "Gr\u00fc\u00dfe aus M\u00fcnchen, sch\u00f6ne \u201eStra\u00dfe\u201c f\u00fcr \u00c4rzte. " * 10, "cp1252"),
+        ("<p>" + "Привет, как дела? Это русский текст. " * 10, "cp1251"),
+    ],
+)
+def test_detection_keeps_western_pages_in_cp1252(text: str, encoding: str) -> None:
+    # charset-normalizer reads these as cp775, cp1250 or cp1257; browsers read an undeclared
+    # Western page as windows-1252, and so do we unless detection finds a non-Latin script.
+    data = text.encode(encoding)
+    decoded, used = decode(data)
+    assert used == encoding and decoded == text
+
+
+def test_replacements_are_counted_in_the_report(tmp_path: Path) -> None:
+    from qrelsmith import build
+
+    site = tmp_path / "site"
+    site.mkdir()
+    page = ENGLISH.format(meta='<meta charset="utf-8">').encode().replace(b"ports", b"port\x92s", 1)
+    (site / "a.html").write_bytes(page)
+    report = build([site]).report
+    assert report.counts.articles == 1 and report.counts.skipped == 0
+    assert report.counts.replaced_characters == 1
+    assert [(r.path, r.characters) for r in report.replaced] == [("a.html", 1)]

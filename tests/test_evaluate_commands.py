@@ -179,7 +179,8 @@ def test_align_maps_chunks_and_reports_the_rest(
     assert main(["validate", str(out)]) == 0  # beir/ agrees with qrels.trec (validate checks)
     loader = pytest.importorskip("beir.datasets.data_loader")  # installed in CI: runs there
     corpus, queries, qrels = loader.GenericDataLoader(data_folder=str(out / "beir")).load(split="test")
-    assert set(corpus) == {"c-rdp-1", "c-rdp-2", "c-rdp-3", "c-dev-all"}
+    # the chunks that map to nothing stay in the corpus, unjudged
+    assert set(corpus) == {"c-rdp-1", "c-rdp-2", "c-rdp-3", "c-dev-all", "c-unknown", "c-nomatch"}
     assert qrels["ja/rdp-port.html#q0"]["c-rdp-2"] == 2 and set(queries) == set(qrels)
     assert {(q, d): str(g) for q, docs in qrels.items() for d, g in docs.items()} == rows
     assert main(["baseline", str(out), "--out", str(tmp_path / "c.trec")]) == 0
@@ -212,3 +213,41 @@ def test_align_keeps_queries_of_a_file_whose_name_has_a_space(tmp_path: Path) ->
     assert main(["align", str(build), "--chunks", str(chunks), "--out", str(out)]) == 0
     qrels = (out / "qrels.trec").read_text(encoding="utf-8").split("\n")
     assert "my%20page.html#q0 0 c1 2" in qrels and "my%20page.html#q1 0 c2 2" in qrels
+
+
+def test_validate_does_not_call_an_empty_set_ok(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for name in ("corpus.jsonl", "golden.jsonl", "qrels.trec", "queries.tsv"):
+        (empty / name).write_text("", encoding="utf-8")
+    assert main(["validate", str(empty)]) == 1
+    assert "empty" in capsys.readouterr().out
+
+
+def test_eval_of_a_run_that_shares_no_id_with_the_build_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "other.trec"
+    other.write_text("ja/rdp-port.html#q0 Q0 someone-else#1 1 1.0 t\n", encoding="utf-8")
+    assert main(["eval", str(BUILD), str(other)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {other}: none of its 1 retrieved documents is in")
+    queries = tmp_path / "queries.trec"
+    queries.write_text("nobody#q0 Q0 ja/rdp-port.html#1 1 1.0 t\n", encoding="utf-8")
+    assert main(["eval", str(BUILD), str(queries)]) == 1
+    assert "none of its 1 queries is in" in capsys.readouterr().err
+
+
+def test_align_keeps_unmapped_chunks_in_the_corpus_unjudged(tmp_path: Path) -> None:
+    out = tmp_path / "chunks"
+    assert main(["align", str(BUILD), "--chunks", str(FIXTURE / "chunks.jsonl"), "--out", str(out)]) == 0
+    corpus = [json.loads(line) for line in (out / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
+    ids = {record["id"] for record in corpus}
+    assert {"c-unknown", "c-nomatch"} <= ids
+    judged = {line.split()[2] for line in (out / "qrels.trec").read_text(encoding="utf-8").splitlines()}
+    assert not {"c-unknown", "c-nomatch"} & judged
+    beir = {json.loads(line)["_id"] for line in (out / "beir" / "corpus.jsonl").read_text(encoding="utf-8").splitlines()}
+    assert beir == ids
+    assert main(["validate", str(out)]) == 0

@@ -146,3 +146,63 @@ def test_reader_for_picks_by_suffix(tmp_path: Path) -> None:
         path.write_bytes(b"")
         assert reader_for(path) is READERS[kind], name
     assert reader_for(tmp_path) is READERS["folder"]
+
+
+def _record_offsets(path: Path) -> list[int]:
+    from warcio.archiveiterator import ArchiveIterator
+
+    with open(path, "rb") as handle:
+        records = ArchiveIterator(handle)
+        return [records.offset for _ in records]
+
+
+def _plain_words(reason: str) -> bool:
+    # no exception class, no raw bytes of the damaged data
+    return (
+        "Error" not in reason and "Failed" not in reason
+        and reason.isprintable() and "\ufffd" not in reason
+    )
+
+
+@pytest.mark.parametrize("name", ["crawl.warc.gz", "crawl.warc"])
+def test_a_damaged_record_costs_only_its_bytes(tmp_path: Path, name: str) -> None:
+    whole = (WARC / name).read_bytes()
+    offsets = _record_offsets(WARC / name)
+    start, end = offsets[3], offsets[4]  # the request record before the Japanese page
+    damaged = bytearray(whole)
+    at = start + 12 if name.endswith(".gz") else start  # inside the deflate data; the WARC/1.0 line
+    damaged[at : at + 48] = b"\x00" * 48
+    path = tmp_path / name
+    path.write_bytes(bytes(damaged))
+    pages = list(read_warc(path))
+    errors = [p for p in pages if p.error]
+    assert [p.article_id for p in pages if not p.error] == [p.article_id for p in read_warc(WARC / name)]
+    assert len(errors) == 1
+    assert errors[0].error is not None and errors[0].error.startswith(
+        f"bytes {start}–{end - 1} of {name} could not be read: "
+    )
+    assert _plain_words(errors[0].error), errors[0].error
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_a_record_without_target_uri_is_reported_in_plain_words(tmp_path: Path, compress: bool) -> None:
+    import io
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    buffer = io.BytesIO()
+    writer = WARCWriter(buffer, gzip=compress)
+    for url in ("", "https://example.com/after"):
+        http = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.0")
+        body = io.BytesIO(b"<html><body><h2>Title</h2><p>text</p></body></html>")
+        record = writer.create_warc_record(url, "response", payload=body, http_headers=http)
+        if not url:
+            record.rec_headers.remove_header("WARC-Target-URI")
+        writer.write_record(record)
+    path = tmp_path / ("x.warc.gz" if compress else "x.warc")
+    path.write_bytes(buffer.getvalue())
+    pages = list(read_warc(path))
+    assert [p.article_id for p in pages if not p.error] == ["example.com/after"]
+    [error] = [p.error for p in pages if p.error]
+    assert error is not None and "no WARC-Target-URI" in error and _plain_words(error), error

@@ -10,6 +10,7 @@ from .config import BuildOptions, Config
 from .matching import HeadingIndex
 from .models import Article, GoldenQuery, Origin, Rejected
 from .parse import parse_html, remove_element
+from .patterns import MAX_QUERY_CHARS
 from .quickref import find_table, heading_outline
 from .sections import split_sections
 
@@ -65,6 +66,7 @@ def parse_article(
         sections=sections,
         excluded=excluded,
         table=table,
+        replaced_characters=page.replaced,
     )
 
 
@@ -82,6 +84,17 @@ def article_queries(
     rows = article.table.rows
     matches = index.match_rows([(row.reference, row.reference_anchors) for row in rows], options)
     for row, match in zip(rows, matches, strict=True):
+        if len(row.query) > MAX_QUERY_CHARS:  # not a question a person types
+            rejected.append(
+                Rejected(
+                    path=origin_path,
+                    row=row.row,
+                    query=row.query[:MAX_QUERY_CHARS],
+                    reference=row.reference[:MAX_QUERY_CHARS],
+                    reason="too_long",
+                )
+            )
+            continue
         if not row.query.strip() or not match.section_ids or match.rule is None:
             rejected.append(
                 Rejected(

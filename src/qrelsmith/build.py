@@ -1,8 +1,11 @@
 """Pages -> BuildResult or outputs on disk: run the pure core on every page, count, report.
 
 A page that fails (empty, binary, undecodable, broken, or a parser that gives up on it) is
-reported in ``report.skipped`` and never stops the build. Results are ordered by article id,
-so the output does not depend on the order pages arrive in, nor on how many workers ran.
+reported in ``report.skipped`` and never stops the build. Only bad input is a skipped page
+(``BAD_INPUT``): any other exception is a bug of ours, reported in ``report.internal_errors``
+and by the CLI's own exit code, so neither a user nor a fuzz test can mistake it for a bad
+page. Results are ordered by article id, so the output does not depend on the order pages
+arrive in, nor on how many workers ran.
 
 Two drivers share one fold (``ReportBuilder.fold``): ``build`` keeps everything in memory
 (the library API); ``build_to`` streams a crawl of any size to an output folder — pages are
@@ -19,19 +22,24 @@ import signal
 import statistics
 import sys
 import threading
+import traceback
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import groupby
 from pathlib import Path
 
+from lxml import etree
+
 from . import __version__
 from .article import article_queries, parse_article
 from .config import Config
 from .errors import DataError
-from .export import BuildWriter, render_article
+from .export import LINE_FILES, BuildWriter, render_article
+from .export.jsonl import REPORT
+from .files import StagedFolder
 from .ingest import (
     Page,
     check_paths,
@@ -47,8 +55,10 @@ from .models import (
     CorpusRecord,
     Counts,
     GoldenQuery,
+    InternalError,
     Manifest,
     Rejected,
+    Replaced,
     Report,
     Skipped,
 )
@@ -72,6 +82,7 @@ class PageResult:
     path: str
     digest: str
     url: str | None = None
+    source: str = ""
     corpus: list[CorpusRecord] = field(default_factory=list)
     queries: list[GoldenQuery] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
@@ -80,13 +91,15 @@ class PageResult:
     rows: int = 0
     has_table: bool = False
     skipped: Skipped | None = None
+    internal: InternalError | None = None
+    replaced: int = 0
     section_chars: list[int] = field(default_factory=list)
     matches: list[str] = field(default_factory=list)
     blocks: tuple[bytes, ...] = ()
 
-    def order(self) -> tuple[str, str, str, str]:
+    def order(self) -> tuple[str, str, str, str, str]:
         """The sort key of a build: article id, then what decides between duplicates."""
-        return (self.article_id, self.path, self.digest, self.url or "")
+        return (self.article_id, self.path, self.digest, self.url or "", self.source)
 
     def weight(self) -> int:
         """Rough bytes held in memory, for the spill budget."""
@@ -95,6 +108,19 @@ class PageResult:
 
 class PageTimeout(Exception):
     """A page took longer than ``build.page_timeout``."""
+
+
+#: What a bad page can raise: our own refusals (empty, binary, undecodable, not HTML, nested
+#: past the parser), the time limit, and what parsers and the interpreter raise on input
+#: they cannot take whole (libxml2/libxslt errors, a recursion or memory limit hit by one
+#: page). Anything else raised while a page is processed is a bug of ours.
+BAD_INPUT: tuple[type[BaseException], ...] = (
+    DataError,
+    PageTimeout,
+    etree.LxmlError,
+    RecursionError,
+    MemoryError,
+)
 
 
 @contextlib.contextmanager
@@ -132,12 +158,26 @@ def _skip(result: PageResult, reason: str) -> PageResult:
     return result
 
 
+def _internal(result: PageResult, exc: BaseException) -> PageResult:
+    """``result`` marked as lost to a bug: the exception, and the line of ours that raised it."""
+    where = ""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        parts = Path(frame.filename).parts
+        if "qrelsmith" in parts:
+            inside = "/".join(parts[len(parts) - parts[::-1].index("qrelsmith") - 1 :])
+            where = f" (at {inside}:{frame.lineno})"
+            break
+    error = f"{type(exc).__name__}: {exc}"[:REASON_CHARS] + where
+    result.internal = InternalError(path=result.path, error=error)
+    result.corpus, result.queries = [], []
+    return result
+
+
 def process_page(page: Page, config: Config) -> PageResult:
     """Run the core on one page; any failure becomes a ``skipped`` entry, never an exception."""
     page = page.loaded()
-    result = PageResult(
-        page.article_id, page.path, hashlib.sha256(page.data).hexdigest(), url=page.url
-    )
+    digest = hashlib.sha256(page.data).hexdigest()
+    result = PageResult(page.article_id, page.path, digest, url=page.url, source=page.source)
     if page.error:
         return _skip(result, page.error)
     timeout = config.build.page_timeout
@@ -158,10 +198,12 @@ def process_page(page: Page, config: Config) -> PageResult:
         return _skip(result, f"took longer than {timeout:g} s (build.page_timeout)")
     except DataError as exc:
         return _skip(result, str(exc))
-    except Exception as exc:
-        # A hostile page breaks parsers in ways no rule foresees (lxml, libxslt, a regex on
-        # 50 MB): it costs that page only, and the report says what broke.
+    except BAD_INPUT as exc:
+        # A hostile page breaks parsers in ways no rule foresees (libxml2, libxslt, a
+        # recursion limit): it costs that page only, and the report says what broke.
         return _skip(result, f"{type(exc).__name__}: {exc}")
+    except Exception as exc:
+        return _internal(result, exc)
     result.corpus = [
         CorpusRecord(
             id=s.id,
@@ -179,6 +221,7 @@ def process_page(page: Page, config: Config) -> PageResult:
     result.excluded_by_links = sum(e.why == "links" for e in article.excluded)
     result.rows = len(article.quickref_rows)
     result.has_table = article.table is not None
+    result.replaced = article.replaced_characters
     result.section_chars = [len(r.text) for r in result.corpus]
     result.matches = [q.match for q in queries]
     return result
@@ -189,8 +232,8 @@ def render_page(page: Page, config: Config) -> PageResult:
     result = process_page(page, config)
     try:
         blocks = render_article(result.corpus, result.queries)
-    except Exception as exc:
-        return _skip(replace(result, corpus=[], queries=[]), f"{type(exc).__name__}: {exc}")
+    except Exception as exc:  # records the core made are ours: failing to write one is a bug
+        return _internal(result, exc)
     return replace(result, corpus=[], queries=[], blocks=blocks)
 
 
@@ -198,7 +241,7 @@ def crashed_page(page: Page) -> PageResult:
     """The result of a page whose worker process died (a crash in C code, out of memory)."""
     page = page.loaded()
     digest = hashlib.sha256(page.data).hexdigest()
-    result = PageResult(page.article_id, page.path, digest, url=page.url)
+    result = PageResult(page.article_id, page.path, digest, url=page.url, source=page.source)
     return _skip(result, "crashed the worker process")
 
 
@@ -223,6 +266,8 @@ class ReportBuilder:
     def __init__(self) -> None:
         self.digest = hashlib.sha256()
         self.skipped: list[Skipped] = []
+        self.internal: list[InternalError] = []
+        self.replaced: list[Replaced] = []
         self.rejected: list[Rejected] = []
         self.section_chars = array("q")
         self.queries_per_article = array("q")
@@ -232,11 +277,17 @@ class ReportBuilder:
 
     def fold(self, ordered: Iterable[PageResult]) -> Iterator[PageResult]:
         """The results to write, in article-id order: of pages with the same article id, the
-        first in path order is kept, the others are listed as skipped duplicates."""
+        first in path order is kept, the others are listed as skipped duplicates (naming the
+        input each came from when they differ)."""
         for _, group in groupby(ordered, key=lambda r: r.article_id):
             first, *others = group
             for other in others:
                 reason = f"duplicate article id (same as {first.path})"
+                if other.source != first.source:  # say which input's page is kept
+                    reason = (
+                        f"duplicate article id: the page in {other.source} is left out, "
+                        f"the one in {first.source} kept"
+                    )
                 self.skipped.append(Skipped(path=other.path, reason=reason))
             self._count(first)
             yield first
@@ -246,7 +297,12 @@ class ReportBuilder:
         if page.skipped is not None:
             self.skipped.append(page.skipped)
             return
+        if page.internal is not None:
+            self.internal.append(page.internal)
+            return
         self.articles += 1
+        if page.replaced:
+            self.replaced.append(Replaced(path=page.path, characters=page.replaced))
         self.excluded += page.excluded
         self.excluded_by_links += page.excluded_by_links
         self.rows += page.rows
@@ -270,6 +326,8 @@ class ReportBuilder:
             queries=sum(self.by_match.values()),
             rejected=len(self.rejected),
             skipped=len(skipped),
+            internal_errors=len(self.internal),
+            replaced_characters=sum(r.characters for r in self.replaced),
             by_match={rule: self.by_match.get(rule, 0) for rule in RULE_ORDER},
         )
         lengths = self.section_chars
@@ -278,6 +336,8 @@ class ReportBuilder:
             median_section_chars=float(statistics.median(lengths)) if lengths else 0.0,
             queries_per_article=_distribution(self.queries_per_article),
             skipped=skipped,
+            internal_errors=list(self.internal),
+            replaced=list(self.replaced),
             rejected=list(self.rejected),
             manifest=Manifest(
                 tool="qrelsmith",
@@ -308,7 +368,7 @@ class _OutOfOrder(Exception):
 
 
 def _in_order(results: Iterable[PageResult]) -> Iterator[PageResult]:
-    last: tuple[str, str, str, str] | None = None
+    last: tuple[str, str, str, str, str] | None = None
     for result in results:
         key = result.order()
         if last is not None and key < last:
@@ -323,6 +383,19 @@ def _counted(results: Iterable[PageResult], progress: Progress) -> Iterator[Page
         yield result
 
 
+#: The audit sample's folder in a build (``audit.loading.AUDIT_FOLDER``, not imported: the
+#: audit package loads only when a sample is written; a test checks they agree).
+AUDIT_FOLDER = "audit"
+
+#: What a build writes at the top of its output folder: the line files, report.json and the
+#: audit sample. Every other entry of the previous build's folder (``versions/`` of a review,
+#: the user's own files) is carried over.
+OWN_ENTRIES = frozenset({file.name.split("/")[0] for file in LINE_FILES} | {REPORT, AUDIT_FOLDER})
+
+#: Called with the staging folder before it is swapped in (the CLI writes the audit sample).
+Finisher = Callable[[StagedFolder, Report], None]
+
+
 def build_to(
     out_dir: str | Path,
     paths: Sequence[str | Path],
@@ -330,14 +403,55 @@ def build_to(
     *,
     workers: int | None = None,
     progress: Progress | None = None,
+    finish: Finisher | None = None,
 ) -> Report:
     """Build a crawl of any size into ``out_dir`` on ``workers`` processes (default: all cores);
-    returns the report. The outputs are the bytes ``write_build(build(...))`` would write."""
+    returns the report. The outputs are the bytes ``write_build(build(...))`` would write.
+
+    The build is written in a staging folder beside ``out_dir`` (``finish`` may add to it)
+    and swapped in whole, under a lock: an interrupted build, a failed one or one that yields
+    no article (a DataError) leaves the previous build as it was, and a second build into the
+    same folder fails at once.
+    """
     config = config or Config()
     checked = check_paths(paths)
+    progress = progress or Progress(None, enabled=False)
+    with StagedFolder(out_dir) as staged:
+        report = _write_build(staged.path, Path(out_dir), checked, config, workers, progress)
+        if not report.counts.articles:
+            raise DataError(nothing_built(report, checked))
+        if finish is not None:
+            finish(staged, report)
+        staged.commit(keep=lambda name: name not in OWN_ENTRIES)
+    return report
+
+
+def nothing_built(report: Report, paths: Sequence[Path]) -> str:
+    """The one-line error of a build that yields no article."""
+    inputs = ", ".join(map(str, paths))
+    lost = [(s.path, s.reason) for s in report.skipped]
+    lost += [(e.path, f"internal error: {e.error}") for e in report.internal_errors]
+    if not lost:
+        return f"no article built from {inputs}: no HTML page found there"
+    path, reason = lost[0]
+    pages = f"all {len(lost)} pages" if len(lost) > 1 else "its one page"
+    return (
+        f"no article built from {inputs}: {pages} skipped "
+        f"(first {path}: {reason}); the previous build is left as it was"
+    )
+
+
+def _write_build(
+    folder: Path,
+    shown: Path,
+    checked: Sequence[Path],
+    config: Config,
+    workers: int | None,
+    progress: Progress,
+) -> Report:
+    """Every output of the build into ``folder`` (``shown`` is the name the user gave)."""
     workers = workers or default_workers()
     render = partial(render_page, config=config)
-    progress = progress or Progress(None, enabled=False)
     listings = folder_listings(checked)
     if progress.enabled and progress.total is None:
         progress.total = count_pages(checked, listings)
@@ -356,10 +470,10 @@ def build_to(
         pages = iter_pages(checked, position, listings)
         ordered = map_ordered(render, pages, workers, on_crash=crashed_page)
         try:
-            with BuildWriter(out_dir) as writer:
+            with BuildWriter(folder) as writer:
                 for result in builder.fold(_in_order(_counted(ordered, progress))):
                     writer.write(result.blocks)
-                progress.status(f"{progress.done:,} pages: finishing {Path(out_dir)}")
+                progress.status(f"{progress.done:,} pages: finishing {shown}")
                 report = builder.report(config)
                 writer.finish(report)
             progress.close()
@@ -378,8 +492,8 @@ def build_to(
     with SortedRuns(PageResult.order, PageResult.weight) as runs:
         for result in _counted(results, progress):
             runs.add(result)
-        progress.status(f"{progress.done:,} pages: writing {Path(out_dir)}")
-        with BuildWriter(out_dir) as writer:
+        progress.status(f"{progress.done:,} pages: writing {shown}")
+        with BuildWriter(folder) as writer:
             for result in builder.fold(runs.merged()):
                 writer.write(result.blocks)
             report = builder.report(config)

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from .build import build_to
+from .build import AUDIT_FOLDER, build_to
 from .config import load_config
 from .errors import UsageError
+from .files import StagedFolder
 from .ingest import check_paths
-from .models import Report
+from .models import AuditSample, Report
 from .parallel import default_workers
 from .progress import Progress
 
 #: Exit code of a build that wrote its outputs but skipped pages (listed in report.json).
 EXIT_SKIPPED = 3
+#: Exit code of a build that wrote its outputs but lost pages to a bug in qrelsmith (listed in
+#: report.json "internal_errors"); it wins over EXIT_SKIPPED.
+EXIT_INTERNAL = 4
 
 EXAMPLES = """examples:
   qrelsmith build samples/site --out out
@@ -28,8 +33,11 @@ inputs: folders of .html/.htm pages, single HTML files, WARC files (.warc, .warc
 HTML responses, with their URLs as origin) and JSON lines (.jsonl, .jsonl.gz). A progress line
 is shown on stderr when it is a terminal.
 
-exit codes: 0 every page built; 3 outputs written but some pages skipped (see
-report.json "skipped"); 1 data error; 2 usage error (missing path, bad config), nothing written."""
+exit codes: 0 every page built; 3 outputs written, some pages skipped (report.json
+"skipped"); 4 outputs written, pages lost to a bug in qrelsmith (report.json
+"internal_errors"; please report it); 1 data error (no article built, another build
+writing into DIR, a full disk), previous outputs left as they were; 2 usage error (missing
+path, bad config), nothing written."""
 
 
 def register(subparsers: Any) -> None:
@@ -44,7 +52,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="folder of HTML pages or a file")
     parser.add_argument("--out", "-o", required=True, metavar="DIR", help="output folder")
-    parser.add_argument("--config", "-c", metavar="TOML", help="site options (see README)")
+    parser.add_argument(
+        "--config", "-c", metavar="TOML", help="TOML options file (README, Configuration)"
+    )
     parser.add_argument(
         "--workers",
         "-j",
@@ -80,8 +90,14 @@ def summary(report: Report, out: Path) -> str:
         f"{counts.rows} rows",
         f"  matched by: {rules}",
         f"  rejected rows: {counts.rejected}; articles without a table: "
-        f"{counts.articles_without_table}; skipped pages: {counts.skipped}",
+        f"{counts.articles_without_table}; skipped pages: {counts.skipped}"
+        + (f"; internal errors: {counts.internal_errors}" if counts.internal_errors else ""),
     ]
+    if report.replaced:
+        lines.append(
+            f"  read with undecodable bytes shown as U+FFFD: {len(report.replaced)} pages "
+            f"({counts.replaced_characters} characters; report.json \"replaced\")"
+        )
     for skipped in report.skipped[:10]:
         lines.append(f"  skipped {skipped.path}: {skipped.reason}")
     if len(report.skipped) > 10:
@@ -89,24 +105,70 @@ def summary(report: Report, out: Path) -> str:
     return "\n".join(lines)
 
 
+def check_out(out: Path, paths: list[Path]) -> None:
+    """UsageError when ``out`` is an input or holds one: the build replaces ``out`` whole, and
+    would read its own outputs back as pages (a folder inside the crawl is fine: it is passed
+    over)."""
+    where = Path(os.path.realpath(out))
+    for path in paths:
+        real = Path(os.path.realpath(path))
+        if real == where or where in real.parents:
+            raise UsageError(
+                f"--out {out} is the input {path} or holds it: give an output folder "
+                "outside the crawl (one inside it is fine)"
+            )
+
+
 def run(args: argparse.Namespace) -> int:
-    """Build, write every output atomically, print the summary; see EXAMPLES for exit codes."""
+    """Build, swap the outputs in whole, print the summary; see EXAMPLES for exit codes."""
     config = load_config(args.config)
     paths = check_paths(args.paths)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} exists and is not a folder")
+    check_out(out, paths)
     progress = Progress(None, enabled=not args.quiet and sys.stderr.isatty())
-    report = build_to(out, paths, config, workers=args.workers, progress=progress)
-    from .audit import write_default_sample  # the build's own imports stay lean
-    from .audit.sample import sample_summary
+    samples: list[AuditSample] = []
 
-    sample = write_default_sample(out, config) if report.counts.queries else None
-    if not args.quiet:
-        print(summary(report, out), file=sys.stderr)
-        if sample is not None:
+    def add_sample(staged: StagedFolder, report: Report) -> None:
+        from .audit import write_default_sample  # the build's own imports stay lean
+        from .audit.writer import has_verdicts
+
+        if has_verdicts(staged.target / AUDIT_FOLDER):
+            # A reviewer's verdicts are never overwritten: the previous audit/ stays.
             print(
-                f"  review: {out / 'audit' / 'audit.html'} or audit.csv; {sample_summary(sample)}",
+                f"warning: {out / AUDIT_FOLDER / 'audit.csv'} holds verdicts: "
+                "audit sample not redrawn",
                 file=sys.stderr,
             )
+            staged.carry(AUDIT_FOLDER)
+            return
+        if not report.counts.queries or config.audit.size <= 0:
+            return
+        sample = write_default_sample(staged.path, config)
+        if sample is not None:
+            samples.append(sample)
+
+    report = build_to(
+        out, paths, config, workers=args.workers, progress=progress, finish=add_sample
+    )
+    if not args.quiet:
+        print(summary(report, out), file=sys.stderr)
+        for sample in samples:
+            from .audit.sample import sample_summary
+
+            print(
+                f"  review: {out / AUDIT_FOLDER / 'audit.html'} or audit.csv; "
+                f"{sample_summary(sample)}",
+                file=sys.stderr,
+            )
+    if report.internal_errors:
+        first, count = report.internal_errors[0], len(report.internal_errors)
+        print(
+            f"error: an internal error (a bug in qrelsmith) cost {count} "
+            f"page{'s' if count > 1 else ''}: {first.path}: {first.error}; the other pages "
+            "are built; please report it with report.json's internal_errors",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
     return EXIT_SKIPPED if report.skipped else 0

@@ -1,7 +1,8 @@
 """Command line: ``qrelsmith build | audit | baseline | eval | check | validate | align``.
 
 Data goes to stdout or files, logs and progress to stderr. Exit codes: 0 ok; 1 a data error
-(a line starting ``error:``) or, for ``build``, pages skipped; 2 a usage error.
+(a line starting ``error:``); 2 a usage error; ``build`` also 3 (pages skipped) and 4 (pages
+lost to an internal error).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from collections.abc import Sequence
 from . import __version__
 from .errors import QrelsmithError
 
-EPILOG = """exit codes: 0 ok, 1 data error (or pages skipped by build), 2 usage error.
+EPILOG = """exit codes: 0 ok, 1 data error, 2 usage error; build also 3 (written, some pages
+skipped) and 4 (written, some pages lost to a bug in qrelsmith); validate 1 (problems found).
 See 'qrelsmith COMMAND --help' for examples."""
 
 

@@ -94,6 +94,55 @@ class BuildOptions(_Options):
             raise ValueError(f"{bad[0]!r} is not an HTML tag name (drop_tags takes tag names)")
         return tags
 
+    # A value that fails on the first page fails on every page: it is refused when the file is
+    # read (exit 2, nothing written), not turned into one skipped page per page of the crawl.
+
+    @field_validator("article_selectors")
+    @classmethod
+    def _selectors_parse(cls, value: list[str]) -> list[str]:
+        plain = re.compile(TAG_NAME)
+        for css in value:
+            if plain.fullmatch(css):
+                continue
+            from cssselect import SelectorError  # lxml.cssselect's parser, only when needed
+            from lxml.cssselect import CSSSelector
+
+            try:
+                CSSSelector(css, translator="html")
+            except SelectorError as exc:
+                raise ValueError(f"{css!r} is not a CSS selector: {exc}") from None
+        return value
+
+    @field_validator("excluded_headings")
+    @classmethod
+    def _patterns_compile(cls, value: list[str]) -> list[str]:
+        for pattern in value:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"{pattern!r} is not a regular expression: {exc}") from None
+        return value
+
+    @field_validator("reference_separators")
+    @classmethod
+    def _separators_not_empty(cls, value: list[str]) -> list[str]:
+        if any(not separator for separator in value):
+            raise ValueError("a separator cannot be empty")
+        return value
+
+    @field_validator("encoding")
+    @classmethod
+    def _known_encoding(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        import codecs
+
+        try:
+            codecs.lookup(value.strip())
+        except LookupError:
+            raise ValueError(f"unknown encoding {value!r}") from None
+        return value
+
 
 class AuditOptions(_Options):
     """The audit sample a build writes by default."""

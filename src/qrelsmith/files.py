@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
+import signal
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -28,6 +30,18 @@ def dumps(value: Any) -> str:
     if isinstance(value, BaseModel):
         return value.model_dump_json(by_alias=True)
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def current_umask() -> int:
+    """The process's umask (read by setting it and putting it back: there is no getter)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def usual_mode(path: str | Path) -> None:
+    """Give a folder made by ``mkdtemp`` (0700) the mode ``mkdir`` would have given it."""
+    os.chmod(path, 0o777 & ~current_umask())
 
 
 @contextlib.contextmanager
@@ -55,6 +69,10 @@ def _atomic(path: str | Path, opener: Callable[[int], IO[Any]]) -> Iterator[IO[A
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    # mkstemp makes the file 0600: an output gets the mode any new file would get (0644
+    # under the usual umask 022), or other users could not read a shared golden set.
+    if hasattr(os, "fchmod"):  # POSIX; Windows has no modes to speak of
+        os.fchmod(fd, 0o666 & ~current_umask())
     handle = opener(fd)
     try:
         yield handle
@@ -120,3 +138,146 @@ def read_jsonl(
             if not isinstance(value, dict):
                 raise DataError(f"{path}:{number}: expected a JSON object")
             yield value
+
+
+#: Names of a staging folder and of the previous build during a swap, beside ``--out``
+#: (``.<out>.staging-<random>``, ``.<out>.old-<random>``): hidden, so a crawl folder holding
+#: the build does not read them as pages, and on the same file system, so renames are atomic.
+STAGING_MARK = ".staging-"
+BACKUP_MARK = ".old-"
+LOCK_SUFFIX = ".lock"
+
+
+class StagedFolder:
+    """A folder written in a staging folder beside it and swapped in whole, under a lock.
+
+    ``with StagedFolder(out) as staged:`` takes an exclusive lock on ``.<out>.lock`` (a second
+    writer fails at once with a DataError), clears what a killed writer left, and gives
+    ``staged.path``, an empty folder to write into. ``staged.carry(name)`` links an entry of
+    the previous folder into it; ``staged.commit(keep)`` carries every entry ``keep`` names,
+    then swaps: the previous folder is renamed aside, the staging folder renamed to ``out``,
+    the previous one removed. Leaving the block without ``commit`` removes the staging folder
+    and leaves ``out`` as it was. Interrupts are held off during the two renames; should the
+    second fail, the previous folder is put back, and should the process die between them,
+    the next writer puts it back before it starts.
+    """
+
+    def __init__(self, out: str | Path) -> None:
+        self.shown = Path(out)
+        # Renames work on the folder itself, not on a symbolic link to it.
+        self.target = Path(os.path.realpath(out))
+        self.parent = self.target.parent
+        self.name = self.target.name
+        self.path = self.target  # set to the staging folder on entering
+        self._lock: IO[bytes] | None = None
+        self._committed = False
+
+    def __enter__(self) -> StagedFolder:
+        self.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = _exclusive_lock(self.parent / f".{self.name}{LOCK_SUFFIX}", self.shown)
+        try:
+            self._recover()
+            self.path = Path(
+                tempfile.mkdtemp(prefix=f".{self.name}{STAGING_MARK}", dir=self.parent)
+            )
+            usual_mode(self.path)
+        except BaseException:
+            self._unlock()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            if not self._committed:
+                shutil.rmtree(self.path, ignore_errors=True)
+        finally:
+            self._unlock()
+
+    def _leftovers(self, mark: str) -> list[Path]:
+        prefix = f".{self.name}{mark}"
+        return sorted(p for p in self.parent.iterdir() if p.name.startswith(prefix))
+
+    def _recover(self) -> None:
+        backups = self._leftovers(BACKUP_MARK)
+        if backups and not self.target.exists():
+            os.rename(backups.pop(), self.target)
+        for stale in backups + self._leftovers(STAGING_MARK):
+            shutil.rmtree(stale, ignore_errors=True)
+
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            self._lock.close()  # closing the file releases the lock; the file stays
+            self._lock = None
+
+    def carry(self, name: str) -> None:
+        """Hard-link the previous folder's entry ``name`` (file or folder) into the staging
+        folder (copied where links are refused); nothing when there is none."""
+        source = self.target / name
+        if not source.exists() and not source.is_symlink():
+            return
+        destination = self.path / name
+        if source.is_dir() and not source.is_symlink():
+            shutil.copytree(source, destination, symlinks=True, copy_function=_link_or_copy)
+        else:
+            _link_or_copy(os.fspath(source), os.fspath(destination))
+
+    def commit(self, keep: Callable[[str], bool] = lambda name: False) -> None:
+        """Carry the previous folder's entries that ``keep`` names, then swap the folders."""
+        if self.target.is_dir():
+            for entry in sorted(os.listdir(self.target)):
+                if keep(entry) and not (self.path / entry).exists():
+                    self.carry(entry)
+        backup = self.parent / f".{self.name}{BACKUP_MARK}{self.path.name.rsplit('-', 1)[-1]}"
+        with _interrupts_held():
+            had_previous = self.target.exists()
+            if had_previous:
+                os.rename(self.target, backup)
+            try:
+                os.rename(self.path, self.target)
+            except BaseException:
+                if had_previous:
+                    os.rename(backup, self.target)
+                raise
+            self._committed = True
+        shutil.rmtree(backup, ignore_errors=True)
+
+
+def _exclusive_lock(path: Path, shown: Path) -> IO[bytes] | None:
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks of this kind, builds are not guarded
+        return None
+    handle = open(path, "a+b")  # noqa: SIM115 - held until the writer is done
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise DataError(
+            f"another build is writing into {shown} (it holds {path}); wait for it to end"
+        ) from None
+    except BaseException:
+        handle.close()
+        raise
+    return handle
+
+
+def _link_or_copy(source: str, destination: str) -> str:
+    try:
+        os.link(source, destination)
+    except OSError:  # a file system without hard links, or a file we may not link
+        shutil.copy2(source, destination)
+    return destination
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Delay SIGINT and SIGTERM until the block is done (a swap is two renames)."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

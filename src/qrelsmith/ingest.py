@@ -14,7 +14,7 @@ import json
 import os
 import re
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
 from email.message import Message
 from functools import lru_cache
@@ -60,6 +60,8 @@ class Page:
     error: str | None = None
     decoded: bool = False
     file: str | None = None
+    #: The name of the input (folder or file) the page came from, for messages.
+    source: str = ""
     #: How far into its crawl file (WARC, JSONL) the reader was after this page: bytes of the
     #: file as stored (compressed for .gz), for a progress estimate; None for other inputs.
     end: int | None = None
@@ -150,10 +152,13 @@ def _listing(path: Path, listings: Listings | None) -> list[tuple[str, str]]:
     return listings[path] if listings is not None and path in listings else html_files(path)
 
 
-def read_folder(root: Path, listings: Listings | None = None) -> Iterator[Page]:
-    """Every page ``html_files`` finds below ``root``, in sorted path order."""
+def read_folder(
+    root: Path, listings: Listings | None = None, prefix: str = ""
+) -> Iterator[Page]:
+    """Every page ``html_files`` finds below ``root``, in sorted path order; ids and paths
+    start with ``prefix`` (``folder_prefixes``)."""
     for relative, full in _listing(root, listings):
-        yield _file_page(full, relative)
+        yield _file_page(full, prefix + relative)
 
 
 def read_file(path: Path) -> Iterator[Page]:
@@ -200,58 +205,159 @@ def read_warc(path: Path) -> Iterator[Page]:
     """The HTML responses of a WARC file (``.warc`` or ``.warc.gz``), with their URLs as origin.
 
     A record cut short (a truncated download, a crawler killed mid-write) becomes a Page with
-    ``error`` set; a file that cannot be parsed past some offset ends there, with an error Page
-    naming the offset, and the pages before it are kept.
+    ``error`` set. Bytes that cannot be read (a damaged gzip member, garbage between records,
+    a record warcio cannot take) become one error Page naming the byte range, in plain words,
+    and reading resumes at the next record that can be read: gzip members are independent,
+    and a record starts with ``WARC/1.``.
     """
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below, the generator may stop early
     except OSError as exc:
         yield _error_page(path.name, f"unreadable: {exc.strerror or exc}")
         return
+    with handle:
+        start: int | None = 0
+        while start is not None:
+            start = yield from _read_records(path, handle, start)
+
+
+def _read_records(path: Path, handle: IO[bytes], base: int) -> Generator[Page, None, int | None]:
+    """Pages of the records from byte ``base`` on; returns where reading resumes after bytes
+    that cannot be read, None at the end of the file."""
     from warcio.archiveiterator import ArchiveIterator  # only for WARC input
 
-    with handle:
-        records = ArchiveIterator(handle)
-        while True:
-            try:
-                record = next(records)
-            except StopIteration:
-                # warcio ends quietly where a gzip member or a record's headers were cut short;
-                # bytes left over past the last record it read are that cut record.
-                tail = _unread_tail(handle, _offset(records))
-                if tail is not None:
-                    yield tail
-                return
-            except Exception as exc:  # warcio raises many kinds on a corrupt file
-                where = f"{path.name}@{_offset(records)}"
-                yield _error_page(where, f"corrupt WARC file: {_describe(exc)}")
-                return
-            try:
-                found = _html_record(record)
-                if found is None:
-                    continue
-                url, charset = found
-                data = record.content_stream().read()
-                # warcio reads a record within its Content-Length (``limit`` is what is left
-                # unread); with no length, its headers were cut short.
-                missing = getattr(record.raw_stream, "limit", None)
-            except Exception as exc:
-                article_id = _warc_id(record, path, records)
-                error = f"corrupt WARC record: {_describe(exc)}"
-                yield Page(article_id, article_id, b"", url=None, error=error)
-                continue
-            article_id = url_id(url)
-            if missing is None or missing > 0:
-                error = (
-                    f"truncated WARC record: {missing} of {record.length} bytes missing"
-                    if missing
-                    else "truncated WARC record: no Content-Length"
-                )
-                yield Page(article_id, article_id, b"", url=url, error=error)
-                continue
-            yield Page(
-                article_id, article_id, data, url=url, http_charset=charset, end=handle.tell()
+    handle.seek(base)
+    records = ArchiveIterator(handle)
+    while True:
+        try:
+            record = next(records)
+        except StopIteration:
+            # warcio ends quietly where a gzip member or a record's headers were cut short;
+            # bytes left over past the last record it read are that cut record.
+            tail = _unread_tail(handle, base + _offset(records))
+            if tail is not None:
+                yield tail
+            return None
+        except Exception as exc:  # warcio raises many kinds on damaged bytes
+            bad = base + _offset(records)
+            resume = _next_record(handle, bad + 1)
+            end = (resume if resume is not None else _size(handle)) - 1
+            why = _unreadable_because(exc, handle, bad)
+            yield _error_page(
+                f"{path.name}@{bad}", f"bytes {bad}–{end} of {path.name} could not be read: {why}"
             )
+            return resume
+        try:
+            found = _html_record(record)
+            if found is None:
+                continue
+            url, charset = found
+            data = record.content_stream().read()
+            # warcio reads a record within its Content-Length (``limit`` is what is left
+            # unread); with no length, its headers were cut short.
+            missing = getattr(record.raw_stream, "limit", None)
+        except Exception as exc:
+            article_id = _warc_id(record, path, records)
+            error = f"corrupt WARC record: {_unreadable_because(exc, None, 0)}"
+            yield Page(article_id, article_id, b"", url=None, error=error)
+            continue
+        article_id = url_id(url)
+        if missing is None or missing > 0:
+            error = (
+                f"truncated WARC record: {missing} of {record.length} bytes missing"
+                if missing
+                else "truncated WARC record: no Content-Length"
+            )
+            yield Page(article_id, article_id, b"", url=url, error=error)
+            continue
+        yield Page(
+            article_id, article_id, data, url=url, http_charset=charset, end=handle.tell()
+        )
+
+
+#: How a WARC record starts, uncompressed, and a gzip member (magic and the deflate method).
+WARC_RECORD_START = b"WARC/1."
+GZIP_MEMBER_START = GZIP_MAGIC + b"\x08"
+#: Bytes read at a time while looking for the next record after damaged bytes.
+SCAN_BYTES = 1 << 20
+
+
+def _next_record(handle: IO[bytes], position: int) -> int | None:
+    """The offset of the first record start at or after ``position`` (a gzip member whose
+    data inflates to ``WARC/1.``, or ``WARC/1.`` at the start of a line); None if none."""
+    overlap = len(WARC_RECORD_START)
+    while True:
+        handle.seek(position)
+        chunk = handle.read(SCAN_BYTES)
+        if not chunk:
+            return None
+        for at in sorted(_starts(chunk, GZIP_MEMBER_START) + _starts(chunk, WARC_RECORD_START)):
+            if chunk.startswith(WARC_RECORD_START, at):
+                if at == 0 or chunk[at - 1] == ord("\n"):
+                    return position + at
+            elif _inflates_to_record(handle, position + at):
+                return position + at
+        if len(chunk) < SCAN_BYTES:
+            return None
+        position += len(chunk) - overlap
+
+
+def _starts(chunk: bytes, needle: bytes) -> list[int]:
+    found, at = [], chunk.find(needle)
+    while at >= 0:
+        found.append(at)
+        at = chunk.find(needle, at + 1)
+    return found
+
+
+def _inflates_to_record(handle: IO[bytes], offset: int) -> bool:
+    handle.seek(offset)
+    try:
+        head = zlib.decompressobj(zlib.MAX_WBITS | 16).decompress(handle.read(4096), 16)
+    except zlib.error:
+        return False
+    return head.startswith(WARC_RECORD_START) if len(head) >= 7 else False
+
+
+def _size(handle: IO[bytes]) -> int:
+    return os.fstat(handle.fileno()).st_size
+
+
+def _unreadable_because(exc: BaseException, handle: IO[bytes] | None, offset: int) -> str:
+    """Why bytes of a WARC file cannot be read, in words (never the exception's own text,
+    which can hold the damaged bytes)."""
+    from warcio.exceptions import ArchiveLoadFailed
+
+    if isinstance(exc, zlib.error | EOFError | gzip.BadGzipFile):
+        return "the gzip data is damaged"
+    if handle is not None and _gzip_member_damaged(handle, offset):
+        return "the gzip data is damaged"
+    if handle is not None and not _has_target_uri(handle, offset):
+        return "a WARC record with no WARC-Target-URI header"
+    if isinstance(exc, ArchiveLoadFailed):
+        return "not a WARC record (damaged or not a WARC file)"
+    return "a WARC record the WARC reader (warcio) cannot take"
+
+
+def _gzip_member_damaged(handle: IO[bytes], offset: int) -> bool:
+    handle.seek(offset)
+    return handle.read(2) == GZIP_MAGIC and not _inflates_to_record(handle, offset)
+
+
+def _has_target_uri(handle: IO[bytes], offset: int) -> bool:
+    """Whether the record headers at ``offset`` name a target (warcio fails on a response
+    without one); True when they cannot be read, so the caller says "damaged" instead."""
+    handle.seek(offset)
+    head = handle.read(8192)
+    if head[:2] == GZIP_MAGIC:
+        try:
+            head = zlib.decompressobj(zlib.MAX_WBITS | 16).decompress(head, 8192)
+        except zlib.error:
+            return True
+    if not head.startswith(WARC_RECORD_START):
+        return True
+    headers = head.split(b"\r\n\r\n", 1)[0]
+    return b"\nwarc-target-uri:" in headers.lower()
 
 
 #: Bytes of an unread WARC tail that are searched for the cut record's URL.
@@ -396,7 +502,29 @@ def check_paths(paths: Sequence[str | Path]) -> list[Path]:
         if not path.exists():
             raise UsageError(f"input path not found: {raw}")
         checked.append(path)
+    prefixes = folder_prefixes(checked)
+    named: dict[str, Path] = {}
+    for path, prefix in prefixes.items():
+        if prefix in named:
+            raise UsageError(
+                f"input folders {named[prefix]} and {path} are both named {prefix[:-1]!r}: "
+                "with several inputs a folder's page ids start with its name; rename one"
+            )
+        named[prefix] = path
     return checked
+
+
+def folder_prefixes(paths: Sequence[Path]) -> dict[Path, str]:
+    """What the page ids of each input folder start with: nothing for a build of one input;
+    with several, the folder's name and "/", so ``docs/index.html`` and ``blog/index.html``
+    stay apart."""
+    if len(paths) < 2:
+        return {}
+    return {
+        path: (Path(os.path.abspath(path)).name or "root") + "/"
+        for path in paths
+        if reader_for(path) is read_folder
+    }
 
 
 def in_id_order(paths: Sequence[Path], listings: Listings | None = None) -> bool:
@@ -405,10 +533,15 @@ def in_id_order(paths: Sequence[Path], listings: Listings | None = None) -> bool
     space sorts before '!', its "%20" after); False as soon as a crawl file is among them
     (its order is the crawler's)."""
     keys: list[tuple[str, str]] = []
+    prefixes = folder_prefixes(paths)
     for path in paths:
         reader = reader_for(path)
         if reader is read_folder:
-            keys.extend((safe_id(relative), relative) for relative, _ in _listing(path, listings))
+            prefix = prefixes.get(path, "")
+            keys.extend(
+                (safe_id(prefix + relative), prefix + relative)
+                for relative, _ in _listing(path, listings)
+            )
         elif reader is read_file:
             keys.append((safe_id(path.name), path.name))
         else:
@@ -439,13 +572,18 @@ def iter_pages(
     the folders a second walk.
     """
     base = 0
-    for path in check_paths(paths):
+    checked = check_paths(paths)
+    prefixes = folder_prefixes(checked)
+    for path in checked:
         reader = reader_for(path)
-        pages = read_folder(path, listings) if reader is read_folder else reader(path)
+        if reader is read_folder:
+            pages = read_folder(path, listings, prefixes.get(path, ""))
+        else:
+            pages = reader(path)
         for page in pages:
             if position is not None and page.end is not None:
                 position(base + page.end)
-            yield page
+            yield replace(page, source=path.name) if len(checked) > 1 else page
         if position is not None:
             with contextlib.suppress(OSError):
                 base += path.stat().st_size

@@ -14,8 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field
 MatchRule = Literal["anchor", "exact", "contains", "fuzzy", "order"]
 #: unmatched: no heading is close enough; ambiguous: two sections tie; empty: no reference or
 #: query text; vague: link text that names no section ("here", こちら); out-of-order: a fuzzy
-#: match the table's order contradicts.
-RejectReason = Literal["unmatched", "ambiguous", "empty", "vague", "out-of-order"]
+#: match the table's order contradicts; too_long: a query no person types.
+RejectReason = Literal["unmatched", "ambiguous", "empty", "vague", "out-of-order", "too_long"]
 
 #: Strongest rule first; a query whose reference has several parts reports its weakest rule.
 RULE_ORDER: tuple[MatchRule, ...] = ("anchor", "exact", "contains", "fuzzy", "order")
@@ -100,6 +100,10 @@ class Article(Record):
     sections: list[Section] = Field(default_factory=list)
     excluded: list[ExcludedSection] = Field(default_factory=list)
     table: QuickRefTable | None = None
+    replaced_characters: int = Field(
+        default=0,
+        description="byte sequences its encoding could not decode, read as U+FFFD",
+    )
 
     @property
     def quickref_rows(self) -> list[QuickRefRow]:
@@ -198,6 +202,20 @@ class Skipped(Record):
     reason: str
 
 
+class Replaced(Record):
+    """A page read with a few undecodable bytes shown as U+FFFD, as a browser shows them."""
+
+    path: str
+    characters: int = Field(description="U+FFFD put in for bytes its encoding cannot decode")
+
+
+class InternalError(Record):
+    """A page the build could not process because of a bug in qrelsmith (not a bad page)."""
+
+    path: str
+    error: str = Field(description="the exception and where it was raised in qrelsmith")
+
+
 class Counts(Record):
     """Totals of one build."""
 
@@ -213,6 +231,10 @@ class Counts(Record):
     queries: int
     rejected: int
     skipped: int
+    internal_errors: int = Field(default=0, description="pages lost to a bug in qrelsmith")
+    replaced_characters: int = Field(
+        default=0, description="U+FFFD put in for undecodable bytes, over all pages"
+    )
     by_match: dict[str, int]
 
 
@@ -232,6 +254,13 @@ class Report(Record):
     median_section_chars: float
     queries_per_article: dict[str, float] = Field(description="min, median, mean, max")
     skipped: list[Skipped]
+    internal_errors: list[InternalError] = Field(
+        default_factory=list,
+        description="pages lost to a bug in qrelsmith (build exits 4): please report them",
+    )
+    replaced: list[Replaced] = Field(
+        default_factory=list, description="pages read with a few undecodable bytes"
+    )
     rejected: list[Rejected]
     manifest: Manifest
 

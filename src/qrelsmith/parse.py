@@ -17,7 +17,7 @@ from lxml import etree
 from lxml.etree import _Element as Element
 
 from .config import BuildOptions
-from .decode import sniff
+from .decode import sniff_page
 from .errors import DataError
 from .sections import RESERVED
 from .text import text_of
@@ -28,15 +28,20 @@ _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>")
 _RESERVED_UTF8 = tuple(mark.encode("utf-8") for mark in RESERVED)
 #: The first two UTF-8 bytes of all reserved characters (U+E000-U+E002): one scan of a page.
 _RESERVED_PREFIX = _RESERVED_UTF8[0][:2]
+#: Characters libxml2's HTML parser keeps in text but lxml refuses to set as text (XML 1.0
+#: forbids them): a tail moved by ``remove_element`` must lose them, or the page fails.
+_NOT_XML_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
 @dataclass(frozen=True, slots=True)
 class ParsedPage:
-    """The article root (already cleaned) and the page's title."""
+    """The article root (already cleaned), the page's title, and how it was decoded:
+    ``replaced`` counts the undecodable byte sequences read as U+FFFD."""
 
     root: Element
     title: str
     encoding: str
+    replaced: int = 0
 
 
 @lru_cache(maxsize=64)
@@ -72,13 +77,13 @@ def parse_html(
         if not text.strip():
             raise DataError("empty page")
         raw = text.encode("utf-8")
-        encoding = "utf-8"
+        encoding, replaced = "utf-8", 0
     else:
         if not data or data.isspace():  # no copy of a large page, unlike strip()
             raise DataError("empty page")
-        encoding, bom = sniff(data, http_charset, options.encoding)
+        encoding, bom, replaced = sniff_page(data, http_charset, options.encoding)
         raw = data[bom:]
-        if encoding != "utf-8":
+        if encoding != "utf-8" or replaced:
             raw = raw.decode(encoding, errors="replace").encode("utf-8")
     if _RESERVED_PREFIX in raw:  # sections.py marks its text with them: no page may forge one
         for reserved in _RESERVED_UTF8:
@@ -102,9 +107,27 @@ def parse_html(
     fatal = parser.error_log.filter_from_fatals()
     if fatal:
         first = fatal[0]
-        raise DataError(f"HTML parser stopped at line {first.line}: {first.message.strip()}")
+        raise DataError(f"HTML parser stopped at line {first.line}: {_in_words(first.message)}")
     root = find_root(document, options.article_selectors)
-    return ParsedPage(root=root, title=_title(document, root), encoding=encoding)
+    title = _title(document, root)
+    return ParsedPage(root=root, title=title, encoding=encoding, replaced=replaced)
+
+
+#: How deep libxml2's HTML parser reads nested markup (its fixed limit; the option that lifts
+#: it is libxml2's, which lxml does not let a page's reader set).
+LIBXML2_MAX_DEPTH = 2047
+#: How libxml2's messages start their advice to set one of its options.
+_OPTION_ADVICE = "use XML_PARSE_"
+
+
+def _in_words(message: str) -> str:
+    """A libxml2 fatal error as a user can act on it: no advice to set a parser option."""
+    if "Excessive depth" in message:
+        return (
+            f"markup nested deeper than {LIBXML2_MAX_DEPTH:,} levels, where the parser stops "
+            "reading (the rest of the page would be lost)"
+        )
+    return message.partition(_OPTION_ADVICE)[0].strip().rstrip(",;:").strip()
 
 
 def find_root(document: Element, selectors: list[str]) -> Element:
@@ -141,11 +164,11 @@ def remove_element(element: Element) -> None:
     parent = element.getparent()
     if parent is None:
         return
-    tail = element.tail
+    tail = _NOT_XML_TEXT.sub(" ", element.tail or "")
     previous = element.getprevious()
     if tail:
         if previous is not None:
-            previous.tail = (previous.tail or "") + tail
+            previous.tail = _NOT_XML_TEXT.sub(" ", previous.tail or "") + tail
         else:
-            parent.text = (parent.text or "") + tail
+            parent.text = _NOT_XML_TEXT.sub(" ", parent.text or "") + tail
     parent.remove(element)

@@ -47,6 +47,40 @@ TAG_NAME = r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"
 #: crawl. 0 means no limit.
 PAGE_TIMEOUT = 60.0
 
+#: A quick-reference row whose question is longer than this is rejected as "too_long": a
+#: question is what a person types (the sample's longest is 82 characters, the seed study's
+#: under 100); a cell of thousands is a table used for something else, or a broken page.
+MAX_QUERY_CHARS = 1000
+
+# --------------------------------------------------------------------------- decoding
+
+#: A page whose declared encoding (or UTF-8) leaves at most this share of its bytes
+#: undecodable is read with U+FFFD in their place, as a browser shows it, and the count goes
+#: to report.json; more than that and the declaration is taken to be wrong. One stray byte
+#: in a 1 KB page is 0.1%; a Shift_JIS page mislabelled UTF-8 leaves 10-40% undecodable.
+REPLACEMENT_MAX_SHARE = 0.001
+#: ... but a short page may always have this many (one stray byte in a 200-byte page).
+REPLACEMENT_MIN_ALLOWED = 4
+#: An undeclared page is "clearly UTF-8" when its valid multi-byte characters outnumber its
+#: undecodable sequences this many times over (a Latin-1 page has no valid ones at all).
+UTF8_EVIDENCE_RATIO = 10
+
+#: What an undeclared page that is not UTF-8 is read as when it decodes under it and the
+#: detector's guess is only another Latin-script single-byte code page (as the WHATWG
+#: Encoding Standard's default for Western locales): charset-normalizer reads an English page
+#: with one stray byte as cp775 or cp1250 and French or German text as cp1257 or cp1250.
+WESTERN_DEFAULT = "cp1252"
+#: Code pages that guess is overruled for (Python codec names). Cyrillic, Greek, Hebrew,
+#: Arabic, Thai and the CJK encodings are detected by their script and kept.
+LATIN_GUESSES = frozenset(
+    [
+        "cp1250", "cp1252", "cp1254", "cp1257", "cp1258", "cp437", "cp775", "cp850", "cp852",
+        "cp858", "cp860", "cp861", "cp863", "cp865", "iso8859_2", "iso8859_3", "iso8859_4",
+        "iso8859_9", "iso8859_10", "iso8859_13", "iso8859_14", "iso8859_15", "iso8859_16",
+        "latin_1", "mac_latin2", "mac_roman", "mac_iceland", "mac_turkish",
+    ]
+)
+
 #: The heading level sections are split at (H2). H3 and deeper belong to their H2.
 SECTION_LEVEL = 2
 
@@ -383,6 +417,10 @@ PLANNING_PRECISION = 0.95
 #: Characters of each matched section shown in the audit sheet: enough to judge most answers,
 #: short enough for a spreadsheet row. The HTML page shows the whole text.
 OPENING_CHARS = 400
+
+#: The most characters a cell of Excel holds (LibreOffice reads more, but Excel cuts the cell
+#: or refuses the file): longer cells of audit.csv are cut and end with a marker saying so.
+EXCEL_CELL_CHARS = 32_767
 
 # --------------------------------------------------------------------------- evaluation
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..files import atomic_open
 from ..labels import article_of_qid
 from ..models import AuditSample, CorpusRecord, GoldenQuery
-from ..patterns import OPENING_CHARS
+from ..patterns import EXCEL_CELL_CHARS, OPENING_CHARS
 from .loading import Build
 
 CSV_FILE = "audit.csv"
@@ -49,6 +49,14 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def neutralise(cell: str) -> str:
     """Text that cannot run as a spreadsheet formula: a leading ``'`` before a formula start."""
     return "'" + cell if cell.startswith(FORMULA_STARTS) else cell
+
+
+def capped(cell: str, limit: int = EXCEL_CELL_CHARS) -> str:
+    """``cell`` cut to what one spreadsheet cell holds, ending with a marker when cut."""
+    if len(cell) <= limit:
+        return cell
+    marker = f"… [cut: {len(cell):,} characters in all]"
+    return cell[: limit - len(marker)] + marker
 
 
 def restore(cell: str) -> str:
@@ -110,9 +118,12 @@ def review_rows(build: Build, sample: AuditSample) -> list[dict[str, str]]:
 
 
 def write_csv(path: Path, rows: Sequence[dict[str, str]]) -> None:
-    """UTF-8 with BOM and CRLF (Excel and LibreOffice open it as UTF-8), formulas neutralised."""
+    """UTF-8 with BOM and CRLF (Excel and LibreOffice open it as UTF-8), formulas neutralised,
+    cells cut to what Excel holds (``capped``)."""
     with atomic_open(path, newline="", encoding="utf-8-sig") as handle:
         writer = csv.writer(handle, lineterminator="\r\n")
         writer.writerow(COLUMNS)
         for row in rows:
-            writer.writerow([neutralise(row.get(column, "")) for column in COLUMNS])
+            # cut one short of the limit: neutralise may add a character
+            cells = (capped(row.get(column, ""), EXCEL_CELL_CHARS - 1) for column in COLUMNS)
+            writer.writerow([neutralise(cell) for cell in cells])

@@ -177,21 +177,32 @@ def align(build: BuildSet, chunks: Iterable[dict[str, Any]]) -> AlignResult:
 def chunk_corpus(
     chunks: Sequence[dict[str, Any]], result: AlignResult, build: BuildSet
 ) -> list[dict[str, Any]]:
-    """corpus.jsonl records for the mapped chunks, in the formats.md shape, by article."""
+    """corpus.jsonl records for every chunk with an id, in the formats.md shape, by article.
+
+    A chunk that maps to nothing stays in the corpus, unjudged: a run over the chunks
+    retrieves it, and it must not then show as "not in the corpus"."""
     by_id = {str(r["id"]): r for r in build.corpus}
-    mapped = {m.id: m for m in result.mappings if m.reason is None}
+    mappings = {m.id: m for m in result.mappings if m.id}
     records = []
     for chunk in chunks:
         chunk_id = clean_id(str(chunk.get("id") or chunk.get("id_") or ""))
-        mapping = mapped.get(chunk_id)
-        if mapping is None or mapping.main_section is None:
+        mapping = mappings.get(chunk_id)
+        if mapping is None:
             continue
-        section = by_id[mapping.main_section]
+        text = str(chunk.get("text") or chunk.get("page_content") or "")
+        if mapping.reason is None and mapping.main_section is not None:
+            section = by_id[mapping.main_section]
+            records.append({
+                "id": chunk_id, "article_id": mapping.article_id, "path": section.get("path"),
+                "url": section.get("url"), "title": section.get("title"),
+                "heading": section.get("heading"), "text": text,
+            })
+            continue
+        path, url = chunk.get("path"), chunk.get("url")
         records.append({
-            "id": chunk_id, "article_id": mapping.article_id, "path": section.get("path"),
-            "url": section.get("url"), "title": section.get("title"),
-            "heading": section.get("heading"),
-            "text": str(chunk.get("text") or chunk.get("page_content") or ""),
+            "id": chunk_id, "article_id": mapping.article_id or str(path or url or ""),
+            "path": str(path) if path else None, "url": str(url) if url else None,
+            "title": "", "heading": "", "text": text,
         })
     records.sort(key=lambda r: str(r["article_id"]))
     return records

@@ -6,12 +6,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..config import BaselineOptions, Config, EvalOptions, load_config
 from ..errors import DataError, UsageError
 from ..files import atomic_open, dumps, read_jsonl
 from ..patterns import CHECK_DEPTH
+
+if TYPE_CHECKING:
+    from .runs import BuildSet, Run
 
 # The stages (numpy, scipy, ir_measures, scikit-learn) are imported inside the handlers: every
 # CLI call builds this parser, and `qrelsmith build` should not pay ~0.4 s to import them.
@@ -26,7 +29,9 @@ _OptionsT = TypeVar("_OptionsT", BaselineOptions, EvalOptions)
 
 
 def _add_config(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", metavar="TOML", help="options file (see config.py)")
+    parser.add_argument(
+        "--config", metavar="TOML", help="TOML options file (README, Configuration)"
+    )
 
 
 def _config(args: argparse.Namespace) -> Config:
@@ -89,11 +94,29 @@ def _run_names(paths: list[str]) -> list[str]:
     return [p if stems.count(s) > 1 else s for p, s in zip(paths, stems, strict=True)]
 
 
+def _shares_ids(shown: str, run: Run, build: BuildSet, folder: str) -> None:
+    """DataError when a run names none of the build's queries or none of its documents: it
+    was made for another build (or other chunks), and would score 0 without saying why."""
+    if not any(qid in build.qrels for qid in run):
+        raise DataError(
+            f"{shown}: none of its {len(run)} queries is in {folder}/qrels.trec: "
+            "a run of another build?"
+        )
+    if build.corpus:
+        retrieved = {doc for docs in run.values() for doc, _ in docs}
+        if not retrieved & build.doc_ids:
+            raise DataError(
+                f"{shown}: none of its {len(retrieved)} retrieved documents is in "
+                f"{folder}/corpus.jsonl: a run of another build, or of your own chunks "
+                "(qrelsmith align maps the labels to them)?"
+            )
+
+
 def handle_eval(args: argparse.Namespace) -> int:
     """Score runs with intervals; compare each run with the first."""
     from .evaluation import evaluate_runs, format_per_query, format_table
     from .measures import parse_measures
-    from .runs import Run, load_build, read_run
+    from .runs import load_build, read_run
 
     if args.runs.count("-") > 1:
         raise UsageError("only one run can come from stdin")
@@ -107,6 +130,7 @@ def handle_eval(args: argparse.Namespace) -> int:
     runs: dict[str, Run] = {}
     for name, path in zip(_run_names(args.runs), args.runs, strict=True):
         runs[name] = read_run(path)
+        _shares_ids(path if path != "-" else "stdin", runs[name], build, args.dir)
     report = evaluate_runs(
         build.qrels, runs, specs, build.article_ids(), options,
         doc_ids=build.doc_ids if build.corpus else None,

@@ -3,8 +3,9 @@ bad content (only on unreadable files).
 
 Checked: qrels lines have four fields and integer grades; no id has whitespace; every qrels
 query is in queries.tsv (and golden.jsonl) and every qrels document in corpus.jsonl; every query
-has a grade-2 target; golden.jsonl's `relevant` equals the qrels' grade-2 rows; the BEIR files,
-when present, hold the same corpus ids, queries and qrels rows as the TREC files.
+has a grade-2 target; the corpus and the queries are not empty; golden.jsonl's `relevant`
+equals the qrels' grade-2 rows; the BEIR files, when present, hold the same corpus ids, queries
+and qrels rows as the TREC files.
 """
 
 from __future__ import annotations
@@ -84,6 +85,9 @@ def validate_build(root: str | Path) -> list[Problem]:
     corpus_ids: list[str] = [str(r.get("id")) for r in read_jsonl(folder / "corpus.jsonl")]
     queries = read_queries_tsv(folder / "queries.tsv")
     rows = _read_qrels_rows(folder / "qrels.trec", problems)
+    for name, empty in (("corpus.jsonl", not corpus_ids), ("queries.tsv", not queries)):
+        if empty:  # nothing to evaluate against: such a set measures nothing
+            problems.append(Problem(kind="empty", file=name, message=f"{name} is empty"))
 
     for name, ids in (("corpus.jsonl", corpus_ids), ("queries.tsv", list(queries))):
         for value, count in Counter(ids).items():

@@ -1,0 +1,176 @@
+"""files.py: outputs get the usual permissions; a build is swapped in whole, under a lock."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from audit_helpers import fresh_build, run
+from qrelsmith.cli import main
+from test_audit_apply import filled
+from test_build import write_site
+
+EVAL = Path(__file__).parent / "fixtures" / "eval"
+
+
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    previous = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(previous)
+
+
+def modes(folder: Path) -> dict[str, int]:
+    return {
+        str(path.relative_to(folder)): stat.S_IMODE(path.stat().st_mode)
+        for path in [folder, *folder.rglob("*")]
+    }
+
+
+def assert_usual_modes(folder: Path) -> None:
+    for name, mode in modes(folder).items():
+        expected = 0o755 if (folder / name).is_dir() else 0o644
+        assert mode == expected, f"{name}: {mode:o}, expected {expected:o} (umask 022)"
+
+
+def test_outputs_get_the_umask_mode(tmp_path: Path, umask_022: None) -> None:
+    site = write_site(tmp_path / "site", ["a.html", "b.html"])
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q"]) == 0
+    assert (out / "audit" / "audit.csv").is_file()
+    assert_usual_modes(out)
+
+
+def test_versions_and_align_outputs_get_the_umask_mode(tmp_path: Path, umask_022: None) -> None:
+    build = fresh_build(tmp_path)
+    assert run("sample", str(build)) == 0
+    assert run("apply", str(build), str(filled(build, tmp_path / "v.csv", {}))) == 0
+    assert_usual_modes(build / "versions")
+    assert_usual_modes(build / "audit")
+    out = tmp_path / "chunks"
+    chunks = str(EVAL / "chunks.jsonl")
+    assert main(["align", str(EVAL / "build"), "--chunks", chunks, "--out", str(out)]) == 0
+    assert_usual_modes(out)
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def two_builds(tmp_path: Path) -> tuple[Path, Path, dict[str, bytes]]:
+    """A site built once into ``out``, then changed: (site, out, the first build's files)."""
+    site = write_site(tmp_path / "site", ["a.html", "b.html"])
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 0
+    (out / "my-notes.txt").write_text("kept")  # a file of the user's, not of the build
+    write_site(site, ["c.html"])
+    return site, out, snapshot(out)
+
+
+def test_an_interrupt_before_the_swap_leaves_the_whole_last_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The core files are written, the audit sample is not yet: the old audit/ must not end up
+    # beside the new core files.
+    import qrelsmith.audit
+
+    site, out, before = two_builds(tmp_path)
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(qrelsmith.audit, "write_default_sample", interrupted)
+    assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 130
+    assert snapshot(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == [".out.lock"]
+
+
+def test_a_failed_swap_puts_the_last_build_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import errno
+
+    from qrelsmith import files
+
+    site, out, before = two_builds(tmp_path)
+    real = os.rename
+
+    def failing(source: str, target: str) -> None:
+        if ".staging-" in os.fspath(source):
+            raise OSError(errno.EIO, "Input/output error", os.fspath(target))
+        real(source, target)
+
+    monkeypatch.setattr(files.os, "rename", failing)
+    assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 1
+    monkeypatch.undo()
+    assert "Input/output error" in capsys.readouterr().err
+    assert snapshot(out) == before
+
+
+def test_a_build_is_swapped_in_whole_and_keeps_the_users_files(tmp_path: Path) -> None:
+    site, out, before = two_builds(tmp_path)
+    inode = (out / "my-notes.txt").stat().st_ino
+    assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 0
+    after = snapshot(out)
+    assert after["my-notes.txt"] == b"kept" and (out / "my-notes.txt").stat().st_ino == inode
+    assert b"c.html#q0" in after["golden.jsonl"] and b"c.html#q0" in after["audit/sample.json"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == [".out.lock"]
+
+
+def test_a_second_build_into_the_same_folder_fails_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import fcntl
+
+    site, out, before = two_builds(tmp_path)
+    with open(tmp_path / ".out.lock", "a+b") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running build holds it
+        assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: another build is writing into") and err.count("\n") == 1
+    assert snapshot(out) == before
+
+
+def test_leftovers_of_a_killed_build_are_cleared_and_a_lost_build_restored(tmp_path: Path) -> None:
+    site, out, before = two_builds(tmp_path)
+    (tmp_path / ".out.staging-dead").mkdir()
+    (tmp_path / ".out.staging-dead" / "corpus.jsonl").write_text("half")
+    out.rename(tmp_path / ".out.old-dead")  # killed between the two renames of a swap
+    assert main(["validate", str(tmp_path / ".out.old-dead")]) == 0
+    assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 0
+    assert (out / "my-notes.txt").read_text() == "kept"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == [".out.lock"]
+
+
+def test_the_build_knows_the_audit_folders_name() -> None:
+    from qrelsmith.audit.loading import AUDIT_FOLDER
+    from qrelsmith.build import AUDIT_FOLDER as BUILD_AUDIT_FOLDER
+
+    assert BUILD_AUDIT_FOLDER == AUDIT_FOLDER
+
+
+def test_a_reviewers_verdicts_survive_any_rebuild(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import csv
+
+    site, out, _ = two_builds(tmp_path)
+    sheet = out / "audit" / "audit.csv"
+    with open(sheet, encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    rows[0]["verdict"] = "correct"
+    with open(sheet, "w", encoding="utf-8-sig", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    reviewed = sheet.read_bytes()
+    config = tmp_path / "no-sample.toml"
+    config.write_text("[audit]\nsize = 0\n")
+    for extra in ([], ["-c", str(config)]):
+        assert main(["build", str(site), "--out", str(out), "-q", "-j", "1", *extra]) == 0
+        assert sheet.read_bytes() == reviewed
+        assert "holds verdicts" in capsys.readouterr().err
