@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from rapidfuzz import fuzz
 
@@ -60,26 +61,31 @@ class Target:
     position: int = 0
 
 
-@dataclass(frozen=True, slots=True)
 class _Form:
-    """What a heading or a reference is compared as."""
+    """What a heading or a reference is compared as. The key and tokens serve exact and
+    contained matches; the rest is computed when a comparison first needs it (recognising a
+    table asks only for exact and contained matches, over every heading of a page)."""
 
-    key: str
-    stripped: str
-    tokens: tuple[str, ...]
-    units: frozenset[str]
-    digits: frozenset[str]
+    def __init__(self, text: str):
+        self.text = text
+        self.key = heading_key(text)
+        self.tokens = tokens(text)
+        self.joined = "".join(self.tokens)
+
+    @cached_property
+    def stripped(self) -> str:
+        return _stripped_key(self.text)
+
+    @cached_property
+    def units(self) -> frozenset[str]:
+        return frozenset(units(self.text))
+
+    @cached_property
+    def digits(self) -> frozenset[str]:
+        return frozenset(t for t in self.tokens if any(ch.isdigit() for ch in t))
 
 
-def _form(text: str) -> _Form:
-    toks = tokens(text)
-    return _Form(
-        key=heading_key(text),
-        stripped=_stripped_key(text),
-        tokens=toks,
-        units=frozenset(units(text)),
-        digits=frozenset(t for t in toks if any(ch.isdigit() for ch in t)),
-    )
+_form = _Form
 
 
 def _stripped_key(text: str) -> str:
@@ -111,13 +117,36 @@ class HeadingIndex:
         self.forms = [_form(t.heading) for t in self.targets]
         top_key = {t.target_id: t.key for t in self.targets if t.top}
         self.section_keys = [top_key.get(t.target_id, t.target_id) for t in self.targets]
+        self._count = len(self.targets)
+        self._by_key: dict[str, list[int]] = {}
+        for i, f in enumerate(self.forms):
+            self._by_key.setdefault(f.key, []).append(i)
+
+    @cached_property
+    def _by_stripped(self) -> dict[str | tuple[str, ...], list[int]]:
+        """Headings by their stripped key and by their tokens (exact once brackets, prefixes
+        and punctuation are set aside)."""
+        found: dict[str | tuple[str, ...], list[int]] = {}
+        for i, f in enumerate(self.forms):
+            found.setdefault(f.stripped, []).append(i)
+            found.setdefault(f.tokens, []).append(i)
+        return found
+
+    @cached_property
+    def _weights(self) -> dict[str, float]:
+        """Each heading unit's weight: its rarity among the headings, light units less."""
         document_frequency: dict[str, int] = {}
         for form in self.forms:
             for unit in form.units:
                 document_frequency[unit] = document_frequency.get(unit, 0) + 1
-        self._count = len(self.targets)
-        self._weights = {u: self._idf(n) for u, n in document_frequency.items()}
-        self._heading_weights = [self._weight_of(f.units) for f in self.forms]
+        return {
+            u: self._idf(n) * (patterns.LIGHT_WEIGHT if is_light_unit(u) else 1.0)
+            for u, n in document_frequency.items()
+        }
+
+    @cached_property
+    def _heading_weights(self) -> list[float]:
+        return [self._weight_of(f.units) for f in self.forms]
 
     @classmethod
     def from_article(cls, article: Article) -> HeadingIndex:
@@ -160,10 +189,12 @@ class HeadingIndex:
         weight = self._weights.get(unit)
         if weight is None:  # in no heading: it tells no heading from another
             weight = self._idf(1) * patterns.UNSEEN_WEIGHT
-        return weight * patterns.LIGHT_WEIGHT if is_light_unit(unit) else weight
+            weight *= patterns.LIGHT_WEIGHT if is_light_unit(unit) else 1.0
+        return weight
 
     def _weight_of(self, group: Iterable[str]) -> float:
-        return sum(self._unit_weight(u) for u in group)
+        weights = self._weights
+        return sum(weights[u] if u in weights else self._unit_weight(u) for u in group)
 
     @staticmethod
     def form(text: str) -> _Form:
@@ -241,18 +272,19 @@ class HeadingIndex:
         if " ".join(comparable(text).split()).strip(" .:：。!！") in patterns.VAGUE_REFERENCES:
             return _Outcome(Match(reason="vague"))
         positions = range(len(self.targets))
-        exact = [i for i in positions if self.forms[i].key == reference.key]
+        exact = self._by_key.get(reference.key)
         if exact:
             return self._decide_exact(exact, "exact", patterns.MATCH_CONFIDENCE["exact"])
-        stripped = [
-            i
-            for i in positions
-            if reference.stripped
-            and (
-                self.forms[i].stripped == reference.stripped
-                or self.forms[i].tokens == reference.tokens
+        stripped = (
+            sorted(
+                {
+                    *self._by_stripped.get(reference.stripped, ()),
+                    *self._by_stripped.get(reference.tokens, ()),
+                }
             )
-        ]
+            if reference.stripped
+            else []
+        )
         if stripped:
             return self._decide_exact(
                 stripped, "exact", patterns.MATCH_CONFIDENCE["exact_stripped"]
@@ -260,11 +292,13 @@ class HeadingIndex:
         fragment = patterns.FRAGMENT_START.match(comparable(text).lstrip())
         if len(reference.key) < patterns.MIN_CONTAINED_CHARS or fragment:
             return _Outcome(Match(reason="unmatched"))
-        inside = [
+        key, joined = reference.key, reference.joined
+        inside = [  # the substring tests are cheap necessary conditions of the full one
             i
-            for i in positions
-            if _reference_inside(reference, self.forms[i])
-            and _same_numbers(reference, self.forms[i])
+            for i, form in enumerate(self.forms)
+            if (key in form.key or joined in form.joined)
+            and _reference_inside(reference, form)
+            and _same_numbers(reference, form)
         ]
         if inside:
             scored = [(self.similarity(reference, i)[0], i) for i in inside]
@@ -273,6 +307,8 @@ class HeadingIndex:
                 patterns.MATCH_CONFIDENCE["contains_max"],
             )
             return self._best(scored, "contains", options, lambda s: low + (high - low) * s)
+        if not fuzzy:
+            return _Outcome(Match(reason="unmatched"))
         # A heading inside a longer reference competes with the similar headings: the words
         # the reference adds may name another section ("... con implementación rápida
         # deshabilitada" holds the heading "... con implementación rápida").
@@ -287,7 +323,7 @@ class HeadingIndex:
             (score, self.targets[i]) for score, i in scored if score >= patterns.ORDER_THRESHOLD
         ]
         strong = [(s, i) for s, i in scored if s >= options.fuzzy_threshold]
-        if not fuzzy or not strong:
+        if not strong:
             return _Outcome(Match(reason="unmatched"), weak=weak)
         top = patterns.MATCH_CONFIDENCE["fuzzy_max"]
         outcome = self._best(strong, "fuzzy", options, lambda s: round(min(s, top), 4))
