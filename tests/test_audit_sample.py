@@ -103,7 +103,7 @@ def test_oversample_factors_can_be_changed() -> None:
 
 def test_load_build_reads_only_the_wanted_articles(tmp_path: Path) -> None:
 
-    from qrelsmith.audit.loading import load_build
+    from qrelsmith.buildfolder import load_build
 
     records = [
         {"id": f"{a}#{n}", "article_id": a, "path": a, "url": None, "title": "t", "heading": "h", "text": "x"}

@@ -148,13 +148,6 @@ def test_leftovers_of_a_killed_build_are_cleared_and_a_lost_build_restored(tmp_p
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == [".out.lock"]
 
 
-def test_the_build_knows_the_audit_folders_name() -> None:
-    from qrelsmith.audit.loading import AUDIT_FOLDER
-    from qrelsmith.build import AUDIT_FOLDER as BUILD_AUDIT_FOLDER
-
-    assert BUILD_AUDIT_FOLDER == AUDIT_FOLDER
-
-
 def test_a_reviewers_verdicts_survive_any_rebuild(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import csv
 

@@ -228,7 +228,7 @@ def test_no_regex_of_ours_is_quadratic_on_long_runs() -> None:
     import signal
 
     names = ["text", "quickref", "sections", "decode", "parse", "matching", "patterns",
-             "ingest", "evaluate.check", "audit.loading", "audit.sheet", "audit.verdicts"]
+             "ingest", "evaluate.check", "buildfolder", "audit.sheet", "audit.verdicts"]
     patterns = [
         (f"{name}.{attr}", value)
         for name in names

@@ -37,7 +37,7 @@ from . import __version__
 from .article import article_queries, parse_article
 from .config import Config
 from .errors import DataError
-from .export import LINE_FILES, BuildWriter, render_article
+from .export import AUDIT_FOLDER, LINE_FILES, BuildWriter, render_article
 from .export.jsonl import REPORT
 from .files import StagedFolder
 from .ingest import (
@@ -382,10 +382,6 @@ def _counted(results: Iterable[PageResult], progress: Progress) -> Iterator[Page
         progress.advance()
         yield result
 
-
-#: The audit sample's folder in a build (``audit.loading.AUDIT_FOLDER``, not imported: the
-#: audit package loads only when a sample is written; a test checks they agree).
-AUDIT_FOLDER = "audit"
 
 #: What a build writes at the top of its output folder: the line files, report.json and the
 #: audit sample. Every other entry of the previous build's folder (``versions/`` of a review,

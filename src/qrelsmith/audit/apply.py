@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..buildfolder import Build
 from ..export import write_golden_set
 from ..export.jsonl import CORPUS
 from ..files import write_json, write_jsonl, write_text
@@ -26,7 +27,6 @@ from ..models import (
     PrecisionSummary,
     ReviewSummary,
 )
-from .loading import Build
 from .stats import weighted_proportion
 from .verdicts import Review, Verdict
 

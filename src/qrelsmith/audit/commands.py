@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..buildfolder import load_build
 from ..config import load_config
 from ..errors import UsageError
+from ..export import AUDIT_FOLDER
 from .apply import review, write_version
-from .loading import AUDIT_FOLDER, articles_of, load_build, load_sample
-from .sample import sample_summary
+from .sample import articles_of, load_sample, sample_summary
 from .writer import EXTRA_FORMATS, draw, has_verdicts, write_audit
 
 SAMPLE_EPILOG = """example:
@@ -127,7 +128,8 @@ def run_sample(args: argparse.Namespace) -> int:
         )
     seed = options.seed if args.seed is None else args.seed
     sample = draw(build, size, seed, options.low_confidence, options.oversample)
-    folder = write_audit(load_build(args.dir, articles_of(sample)), sample, args.format)
+    texts = load_build(args.dir, only_articles=articles_of(sample))
+    folder = write_audit(texts, sample, args.format)
     print(sample_summary(sample))
     print(f"wrote {folder}/audit.csv and {folder}/audit.html")
     return 0

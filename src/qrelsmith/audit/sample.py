@@ -1,4 +1,4 @@
-"""Draw the audit sample: stratified, seeded, reproducible. Pure functions.
+"""Draw the audit sample: stratified, seeded, reproducible; read ``audit/sample.json`` back.
 
 Rows whose label is most likely wrong are over-represented: labels whose confidence is below
 ``low_confidence`` (any rule), the other fuzzy and order matches, and references naming several
@@ -17,9 +17,19 @@ import hashlib
 import math
 from collections.abc import Mapping, Sequence
 
+from pydantic import ValidationError
+
+from ..buildfolder import Build
+from ..errors import DataError
+from ..export import AUDIT_FOLDER
+from ..export.jsonl import GOLDEN
+from ..labels import article_of
 from ..models import AuditSample, GoldenQuery, SampledRow, Stratum
 from ..patterns import OVERSAMPLE, PLANNING_PRECISION
 from .stats import effective_size, wilson_half_width
+
+#: The drawn sample, in ``DIR/audit/``: written last, after the sheets it describes.
+SAMPLE_FILE = "sample.json"
 
 #: Strata, each query in the first that fits it. ``low_confidence``: a label below the
 #: configured confidence, whatever its rule; ``fuzzy``: the other fuzzy and order matches;
@@ -141,3 +151,30 @@ def draw_sample(
         },
         rows=rows,
     )
+
+
+def load_sample(build: Build) -> AuditSample:
+    """Read ``audit/sample.json`` and check it was drawn from this build's golden.jsonl."""
+    path = build.folder / AUDIT_FOLDER / SAMPLE_FILE
+    if not path.is_file():
+        raise DataError(
+            f"no audit sample in {path.parent} (run 'qrelsmith audit sample {build.folder}')"
+        )
+    try:
+        sample = AuditSample.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValidationError as exc:
+        raise DataError(f"{path}: not an audit sample: {exc.errors()[0]['msg']}") from exc
+    if sample.golden_sha256 != build.golden_sha256:
+        raise DataError(
+            f"{path} was drawn from another golden.jsonl (the build changed since): "
+            "draw a new sample"
+        )
+    unknown = [row.qid for row in sample.rows if row.qid not in build.by_qid]
+    if unknown:
+        raise DataError(f"{path}: qid {unknown[0]!r} is not in {GOLDEN}")
+    return sample
+
+
+def articles_of(sample: AuditSample) -> set[str]:
+    """The articles a sample's queries come from."""
+    return {article_of(row.qid) for row in sample.rows}

@@ -10,11 +10,11 @@ import csv
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..buildfolder import Build
 from ..files import atomic_open
-from ..labels import article_of_qid
+from ..labels import article_of
 from ..models import AuditSample, CorpusRecord, GoldenQuery
 from ..patterns import EXCEL_CELL_CHARS, OPENING_CHARS
-from .loading import Build
 
 CSV_FILE = "audit.csv"
 
@@ -103,7 +103,7 @@ def review_row(build: Build, query: GoldenQuery, stratum: str, weight: float) ->
             f"{heading_line(record)}: {opening(record.text)}" for record in matched
         ),
         "other_headings": "\n".join(heading_line(record) for record in others),
-        "path": query.origin.path or article_of_qid(query.qid),
+        "path": query.origin.path or article_of(query.qid),
         "verdict": "",
         "correct_sections": "",
         "note": "",

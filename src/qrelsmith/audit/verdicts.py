@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..buildfolder import Build
 from ..errors import DataError, UsageError
-from ..labels import article_of_qid
+from ..labels import article_of
 from ..models import AuditSample, CorpusRecord
-from .loading import Build
 from .sheet import restore, section_number
 
 #: The reviewer's choices: the label is right; wrong (replace it); partly right (e.g. one of two
@@ -211,7 +211,7 @@ def check(raw_rows: Iterable[RawVerdict], build: Build, sample: AuditSample) -> 
             continue
         if verdict not in VERDICTS:
             raise DataError(f"{raw.where}: bad verdict {raw.verdict!r} (use {', '.join(VERDICTS)})")
-        article = article_of_qid(raw.qid)
+        article = article_of(raw.qid)
         sections = resolve_sections(raw.sections, build.sections_of(raw.qid), raw.where, article)
         label = tuple(build.by_qid[raw.qid].relevant)
         if verdict in ("wrong", "partly") and sections is None:

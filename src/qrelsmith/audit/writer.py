@@ -6,15 +6,16 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from ..buildfolder import Build, load_build
 from ..config import Config
 from ..errors import DataError
+from ..export import AUDIT_FOLDER
 from ..files import write_text
 from ..models import AuditSample
 from ..patterns import OVERSAMPLE
 from . import labelstudio
-from .loading import AUDIT_FOLDER, SAMPLE_FILE, Build, articles_of, load_build
 from .page import HTML_FILE, write_page
-from .sample import draw_sample
+from .sample import SAMPLE_FILE, articles_of, draw_sample
 from .sheet import CSV_FILE, review_rows, write_csv
 from .verdicts import read_csv
 
@@ -78,5 +79,5 @@ def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample |
         )
         return None
     sample = draw(build, options.size, options.seed, options.low_confidence, options.oversample)
-    write_audit(load_build(build_dir, articles_of(sample)), sample)
+    write_audit(load_build(build_dir, only_articles=articles_of(sample)), sample)
     return sample

@@ -14,12 +14,13 @@ this size (a few thousand sections). The BM25 here is Lucene's (idf = ln(1 + (N 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 from scipy import sparse
 
 from ..config import BaselineOptions
+from ..models import CorpusRecord
 from .runs import Run
 
 #: Queries scored per sparse product: bounds the dense score block at BATCH x sections.
@@ -82,7 +83,7 @@ class CharNgramIndex:
             sparse.csr_matrix(self._vectorizer.transform(queries)) @ self._doc_matrix
         )
 
-    def search(self, queries: dict[str, str], k: int) -> Run:
+    def search(self, queries: Mapping[str, str], k: int) -> Run:
         """qid -> top-k (docid, score), best first; documents scoring 0 are left out."""
         run: Run = {}
         qids = list(queries)
@@ -127,11 +128,12 @@ def _bm25_weights(counts: sparse.csr_matrix, k1: float, b: float) -> sparse.csr_
 
 
 def run_baseline(
-    corpus: Sequence[dict[str, object]], queries: dict[str, str], k: int, options: BaselineOptions
+    corpus: Sequence[CorpusRecord], topics: Mapping[str, str], options: BaselineOptions
 ) -> Run:
-    """Index heading + text of every corpus record and retrieve the top k for each query."""
-    doc_ids = [str(record["id"]) for record in corpus]
-    texts = [f"{record.get('heading') or ''}\n{record.get('text') or ''}" for record in corpus]
-    if not doc_ids:
-        return {qid: [] for qid in queries}
-    return CharNgramIndex(doc_ids, texts, options).search(queries, k)
+    """Index heading + text of every section and retrieve the top ``options.k`` for each
+    query of ``topics`` (qid -> text)."""
+    if not corpus:
+        return {qid: [] for qid in topics}
+    doc_ids = [record.id for record in corpus]
+    texts = [f"{record.heading}\n{record.text}" for record in corpus]
+    return CharNgramIndex(doc_ids, texts, options).search(topics, options.k)

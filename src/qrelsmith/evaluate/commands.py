@@ -8,13 +8,17 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..buildfolder import load_build
 from ..config import BaselineOptions, Config, EvalOptions, load_config
 from ..errors import DataError, UsageError
+from ..export.jsonl import CORPUS, GOLDEN
+from ..export.trec import QRELS, QUERIES
 from ..files import atomic_open, dumps, read_jsonl
 from ..patterns import CHECK_DEPTH
 
 if TYPE_CHECKING:
-    from .runs import BuildSet, Run
+    from ..buildfolder import Build
+    from .runs import Run
 
 # The stages (numpy, scipy, ir_measures, scikit-learn) are imported inside the handlers: every
 # CLI call builds this parser, and `qrelsmith build` should not pay ~0.4 s to import them.
@@ -70,13 +74,13 @@ def _ngrams(text: str) -> tuple[int, int]:
 def handle_baseline(args: argparse.Namespace) -> int:
     """Retrieve the top k sections of every query with the character n-gram baseline."""
     from .baseline import run_baseline
-    from .runs import load_build, write_run
+    from .runs import write_run
 
     options = _override(_config(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
-    build = load_build(args.dir, need=("corpus",))
-    if not build.queries:
-        raise DataError(f"{args.dir}: no queries.tsv or golden.jsonl")
-    run = run_baseline(build.corpus, build.queries, options.k, options)
+    build = load_build(args.dir, need=(CORPUS,))
+    if not build.topics:
+        raise DataError(f"{args.dir}: no {QUERIES} or {GOLDEN}")
+    run = run_baseline(build.corpus, build.topics, options)
     if args.out == "-":
         write_run(sys.stdout, run, options.tag)
     else:
@@ -94,12 +98,12 @@ def _run_names(paths: list[str]) -> list[str]:
     return [p if stems.count(s) > 1 else s for p, s in zip(paths, stems, strict=True)]
 
 
-def _shares_ids(shown: str, run: Run, build: BuildSet, folder: str) -> None:
+def _shares_ids(shown: str, run: Run, build: Build, folder: str) -> None:
     """DataError when a run names none of the build's queries or none of its documents: it
     was made for another build (or other chunks), and would score 0 without saying why."""
     if not any(qid in build.qrels for qid in run):
         raise DataError(
-            f"{shown}: none of its {len(run)} queries is in {folder}/qrels.trec: "
+            f"{shown}: none of its {len(run)} queries is in {folder}/{QRELS}: "
             "a run of another build?"
         )
     if build.corpus:
@@ -107,7 +111,7 @@ def _shares_ids(shown: str, run: Run, build: BuildSet, folder: str) -> None:
         if not retrieved & build.doc_ids:
             raise DataError(
                 f"{shown}: none of its {len(retrieved)} retrieved documents is in "
-                f"{folder}/corpus.jsonl: a run of another build, or of your own chunks "
+                f"{folder}/{CORPUS}: a run of another build, or of your own chunks "
                 "(qrelsmith align maps the labels to them)?"
             )
 
@@ -116,14 +120,14 @@ def handle_eval(args: argparse.Namespace) -> int:
     """Score runs with intervals; compare each run with the first."""
     from .evaluation import evaluate_runs, format_per_query, format_table
     from .measures import parse_measures
-    from .runs import load_build, read_run
+    from .runs import read_run
 
     if args.runs.count("-") > 1:
         raise UsageError("only one run can come from stdin")
     options = _override(_config(args).eval, args, ("seed", "measures", "rel", "gains"))
-    build = load_build(args.dir, need=("qrels",))
+    build = load_build(args.dir, need=(QRELS,))
     if not build.qrels:
-        raise DataError(f"{args.dir}/qrels.trec has no judgements")
+        raise DataError(f"{args.dir}/{QRELS} has no judgements")
     grades = {g for judged in build.qrels.values() for g in judged.values()}
     names = [part for item in options.measures for part in item.split()]
     specs = parse_measures(names, rel=options.rel, gains=options.gains, grades=grades)
@@ -156,14 +160,15 @@ def handle_check(args: argparse.Namespace) -> int:
     """List suspicious queries, most suspicious first."""
     from .baseline import run_baseline
     from .check import check_build
-    from .runs import load_build, read_run
+    from .runs import read_run
 
     config = _config(args)
-    build = load_build(args.dir, need=("corpus",))
+    build = load_build(args.dir, need=(CORPUS,))
     if args.run:
         run = read_run(args.run)
     else:
-        run = run_baseline(build.corpus, build.queries, CHECK_DEPTH, config.baseline)
+        depth = config.baseline.model_copy(update={"k": CHECK_DEPTH})
+        run = run_baseline(build.corpus, build.topics, depth)
     suspects = check_build(build, run, low_confidence=config.audit.low_confidence)
     if args.limit:
         suspects = suspects[: args.limit]
@@ -175,7 +180,7 @@ def handle_check(args: argparse.Namespace) -> int:
             reasons = "; ".join(f"{s.kind}: {s.detail}" for s in suspect.signals)
             sys.stdout.write(f"{suspect.suspicion:4.1f}  {suspect.qid}  {suspect.query}  "
                              f"[{reasons}]\n")
-    print(f"{len(suspects)} of {len(build.queries)} queries look suspicious", file=sys.stderr)
+    print(f"{len(suspects)} of {len(build.topics)} queries look suspicious", file=sys.stderr)
     return 0
 
 
@@ -207,9 +212,8 @@ def _read_chunks(source: str) -> list[dict[str, Any]]:
 def handle_align(args: argparse.Namespace) -> int:
     """Write qrels over the user's chunk ids."""
     from .align import align, write_aligned
-    from .runs import load_build
 
-    build = load_build(args.dir, need=("corpus", "qrels"))
+    build = load_build(args.dir, need=(CORPUS, GOLDEN, QRELS))
     if Path(args.out).resolve() == Path(args.dir).resolve():
         raise UsageError("--out must be another folder than DIR")
     chunks = _read_chunks(args.chunks)
