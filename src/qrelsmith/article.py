@@ -7,6 +7,7 @@ The pure core of a build: no files, no clock, no global state. ``parse_article``
 from __future__ import annotations
 
 from .config import BuildOptions, Config
+from .labels import named, query_id, same_article_count
 from .matching import HeadingIndex
 from .models import Article, GoldenQuery, Origin, Rejected
 from .parse import parse_html, remove_element
@@ -109,11 +110,11 @@ def article_queries(
             continue
         queries.append(
             GoldenQuery(
-                qid=f"{article.id}#q{row.row}",
+                qid=query_id(article.id, row.row),
                 query=row.query,
                 answer=row.answer,
-                relevant={section_id: 2 for section_id in match.section_ids},
-                same_article=len(article.sections) - len(match.section_ids),
+                relevant=named(match.section_ids),
+                same_article=same_article_count(len(article.sections), match.section_ids),
                 source=f"{article.table.name}:{row.reference}",
                 match=match.rule,
                 confidence=match.confidence,

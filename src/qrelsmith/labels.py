@@ -35,6 +35,11 @@ def named(section_ids: Iterable[str]) -> dict[str, int]:
     return {section_id: NAMED for section_id in section_ids}
 
 
+def same_article_count(article_sections: int, named_ids: Sequence[str]) -> int:
+    """golden.jsonl's ``same_article``: the article's corpus sections graded 1."""
+    return article_sections - len(named_ids)
+
+
 def named_in(grades: Mapping[str, int]) -> list[str]:
     """The ids graded as named (2) in ``grades``, in their order."""
     return [doc_id for doc_id, grade in grades.items() if grade == NAMED]

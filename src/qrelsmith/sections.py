@@ -8,7 +8,6 @@ one C-level ``itertext`` pass over a marked tree: no per-element Python loop.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -17,7 +16,7 @@ from lxml import etree
 
 from . import patterns
 from .models import ExcludedSection, Section
-from .text import fold_space, strip_numbering
+from .text import fold_space, folded_words, strip_numbering
 
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
@@ -85,7 +84,7 @@ def _exclusion_regexes(
 
 def exclusion_pattern(heading: str, excluded: Sequence[str]) -> str | None:
     """The first excluded-heading pattern that matches ``heading``, if any."""
-    normalized = strip_numbering(fold_space(unicodedata.normalize("NFKC", heading)).casefold())
+    normalized = strip_numbering(folded_words(heading))
     anyone, each = _exclusion_regexes(tuple(excluded))
     if not anyone.match(normalized):
         return None

@@ -25,7 +25,7 @@ from ..export import AUDIT_FOLDER
 from ..export.jsonl import GOLDEN
 from ..labels import article_of
 from ..models import AuditSample, GoldenQuery, SampledRow, Stratum
-from ..patterns import OVERSAMPLE, PLANNING_PRECISION
+from ..patterns import GUESSED_RULES, OVERSAMPLE, PLANNING_PRECISION
 from .stats import effective_size, wilson_half_width
 
 #: The drawn sample, in ``DIR/audit/``: written last, after the sheets it describes.
@@ -36,9 +36,6 @@ SAMPLE_FILE = "sample.json"
 #: ``multi``: several named sections (the seed's missed "A／B" label); ``plain``: one section
 #: found by anchor, exact or contains.
 STRATA: tuple[str, ...] = ("low_confidence", "fuzzy", "multi", "plain")
-
-#: Rules that decide by resemblance rather than by the heading's name: the ``fuzzy`` stratum.
-GUESSED_RULES: tuple[str, ...] = ("fuzzy", "order")
 
 
 def planned_half_width(sample: AuditSample, precision: float = PLANNING_PRECISION) -> float:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ from ..buildfolder import Build
 from ..errors import DataError, UsageError
 from ..labels import article_of
 from ..models import AuditSample, CorpusRecord
+from ..text import folded_words
 from .sheet import restore, section_number
 
 #: The reviewer's choices: the label is right; wrong (replace it); partly right (e.g. one of two
@@ -139,10 +139,6 @@ def read_any(path: Path) -> list[RawVerdict]:
 # --------------------------------------------------------------------------- checking
 
 
-def _normal(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
 def resolve_section(item: str, sections: Sequence[CorpusRecord], where: str, article: str) -> str:
     """A section id from what a reviewer wrote: id, ``#n``, ``n``, ``#n heading`` or heading."""
     ids = {record.id: record for record in sections}
@@ -153,10 +149,10 @@ def resolve_section(item: str, sections: Sequence[CorpusRecord], where: str, art
         section_id = f"{article}#{numbered.group(1)}"
         heading = numbered.group(2)
         if section_id in ids and (
-            heading is None or _normal(heading) == _normal(ids[section_id].heading)
+            heading is None or folded_words(heading) == folded_words(ids[section_id].heading)
         ):
             return section_id
-    same = [record.id for record in sections if _normal(record.heading) == _normal(item)]
+    same = [record.id for record in sections if folded_words(record.heading) == folded_words(item)]
     if len(same) == 1:
         return same[0]
     if len(same) > 1:

@@ -2,9 +2,9 @@
 
 A chunk ``{"id", "text", "url" or "path"}`` is first tied to its article by path or URL, then
 compared with each of the article's sections (heading + text) by character overlap: both sides
-are NFKC-normalised, lower-cased and stripped of whitespace, and a chunk character counts as
-found in a section when it lies inside a run of SHINGLE characters that also occurs in the
-section. With that:
+are NFKC-normalised, case-folded and stripped of whitespace (``text.squashed``), and a chunk
+character counts as found in a section when it lies inside a run of SHINGLE characters that
+also occurs in the section. With that:
 
 - ``share(s)``  = chunk characters found in section s / chunk characters,
 - ``cover(s)``  = chunk characters found in section s / section characters,
@@ -22,7 +22,6 @@ Queries whose grade-2 sections no chunk takes over are dropped (no target left) 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,10 +41,7 @@ from ..models import (
     UnmappedChunk,
 )
 from ..patterns import COVER_SHARE, MAJORITY_SHARE, MIN_ARTICLE_SHARE, SHINGLE
-
-
-def _squash(text: str) -> str:
-    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text).lower())
+from ..text import squashed
 
 
 def _shingles(text: str) -> set[str]:
@@ -97,30 +93,30 @@ def map_chunk(
     chunk_id: str, text: str, article: str, sections: Sequence[tuple[str, str]]
 ) -> ChunkMapping:
     """Overlap of one chunk with the (id, heading + text) sections of its article."""
-    squashed = _squash(text)
-    if not squashed:
+    chunk = squashed(text)
+    if not chunk:
         return ChunkMapping(id=chunk_id, article_id=article, reason="empty text")
-    found_any = bytearray(len(squashed))
+    found_any = bytearray(len(chunk))
     share: dict[str, float] = {}
     cover: dict[str, float] = {}
-    width = min(SHINGLE, len(squashed))
+    width = min(SHINGLE, len(chunk))
     for section_id, section_text in sections:
-        target = _squash(section_text)
+        target = squashed(section_text)
         grams = _shingles(target) if width == SHINGLE else {
             target[i : i + width] for i in range(max(len(target) - width + 1, 0))
         }
-        found = bytearray(len(squashed))
-        for start in range(len(squashed) - width + 1):
-            if squashed[start : start + width] in grams:
+        found = bytearray(len(chunk))
+        for start in range(len(chunk) - width + 1):
+            if chunk[start : start + width] in grams:
                 found[start : start + width] = b"\x01" * width
         count = sum(found)
         if count:
-            share[section_id] = round(count / len(squashed), 4)
+            share[section_id] = round(count / len(chunk), 4)
             cover[section_id] = round(min(count / max(len(target), 1), 1.0), 4)
             for position, hit in enumerate(found):
                 if hit:
                     found_any[position] = 1
-    in_article = sum(found_any) / len(squashed)
+    in_article = sum(found_any) / len(chunk)
     if in_article < MIN_ARTICLE_SHARE:
         return ChunkMapping(
             id=chunk_id, article_id=article, share=share, cover=cover,

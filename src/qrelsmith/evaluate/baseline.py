@@ -1,9 +1,10 @@
 """A character n-gram baseline retriever: BM25 or TF-IDF over the corpus sections.
 
-Text is NFKC-normalised and lower-cased, then cut into character n-grams (2 and 3 by default),
-so Japanese, Korean and Chinese need no tokenizer. Counting is scikit-learn's CountVectorizer;
-BM25 weights are computed once on its sparse document-term matrix and a batch of queries is
-scored with one sparse product, so there is no Python loop over documents or terms.
+Text is NFKC-normalised and case-folded (``text.fold_case``), then cut into character n-grams
+(2 and 3 by default), so Japanese, Korean and Chinese need no tokenizer. Counting is
+scikit-learn's CountVectorizer; BM25 weights are computed once on its sparse document-term
+matrix and a batch of queries is scored with one sparse product, so there is no Python loop
+over documents or terms.
 
 Why scikit-learn and not bm25s: it is already a dependency (bm25s would be a new one), its
 ``analyzer="char"`` gives the n-grams directly, and the sparse product is as fast as bm25s at
@@ -13,7 +14,6 @@ this size (a few thousand sections). The BM25 here is Lucene's (idf = ln(1 + (N 
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -21,15 +21,11 @@ from scipy import sparse
 
 from ..config import BaselineOptions
 from ..models import CorpusRecord
+from ..text import fold_case
 from .runs import Run
 
 #: Queries scored per sparse product: bounds the dense score block at BATCH x sections.
 BATCH = 512
-
-
-def normalize(text: str) -> str:
-    """NFKC and lower case: full-width letters and digits fold to their ASCII forms."""
-    return unicodedata.normalize("NFKC", text).lower()
 
 
 def parse_ngrams(value: str) -> tuple[int, int]:
@@ -56,7 +52,7 @@ class CharNgramIndex:
         self._score: Callable[[list[str]], sparse.csr_matrix]
         if options.method == "bm25":
             self._vectorizer: CountVectorizer | TfidfVectorizer = CountVectorizer(
-                analyzer="char", ngram_range=options.ngrams, preprocessor=normalize,
+                analyzer="char", ngram_range=options.ngrams, preprocessor=fold_case,
                 dtype=np.float64,
             )
             counts = sparse.csr_matrix(self._vectorizer.fit_transform(texts), dtype=np.float64)
@@ -65,7 +61,7 @@ class CharNgramIndex:
         elif options.method == "tfidf":
             # sublinear tf and cosine (the rows are L2-normalised): the seed's tfidf_23
             self._vectorizer = TfidfVectorizer(
-                analyzer="char", ngram_range=options.ngrams, preprocessor=normalize,
+                analyzer="char", ngram_range=options.ngrams, preprocessor=fold_case,
                 sublinear_tf=True,
             )
             self._doc_matrix = sparse.csr_matrix(self._vectorizer.fit_transform(texts)).T.tocsr()

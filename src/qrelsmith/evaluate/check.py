@@ -16,7 +16,6 @@ of its signals' weights):
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 
 import numpy as np
@@ -32,19 +31,21 @@ from ..patterns import (
     CONTENT_RUN,
     DEMONSTRATIVES,
     DUPLICATE_COSINE,
+    DUPLICATE_NGRAMS,
+    GUESSED_RULES,
     HANGUL_PARTICLES,
     LOW_CONFIDENCE,
     NEAR_TIE_MARGIN,
     STOPWORDS,
 )
-from ..text import heading_key
+from ..text import fold_case, heading_key
 from .runs import Run
 
 _CJK_WORD = re.compile(r"^[\u3040-\u30ff\u4e00-\u9fff]+$")
 
 
 def _normalize(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).lower().strip()
+    return fold_case(text).strip()
 
 
 def _bare(text: str) -> str:
@@ -77,7 +78,9 @@ def duplicate_pairs(queries: dict[str, str]) -> list[tuple[str, str, float]]:
     qids = list(queries)
     if len(qids) < 2:
         return []
-    vectorizer = TfidfVectorizer(analyzer="char", ngram_range=(2, 3), preprocessor=_bare)
+    vectorizer = TfidfVectorizer(
+        analyzer="char", ngram_range=DUPLICATE_NGRAMS, preprocessor=_bare
+    )
     try:
         matrix = sparse.csr_matrix(vectorizer.fit_transform([queries[q] for q in qids]))
     except ValueError:  # every query shorter than two characters
@@ -89,9 +92,6 @@ def duplicate_pairs(queries: dict[str, str]) -> list[tuple[str, str, float]]:
             pairs.append((qids[i], qids[j], float(min(value, 1.0))))
     return pairs
 
-
-#: Rules whose label rests on resemblance: the ones a near-tie can put in doubt.
-GUESSED_RULES = ("fuzzy", "order")
 
 
 def heading_index(sections: Sequence[tuple[str, str]]) -> HeadingIndex:
