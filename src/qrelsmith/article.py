@@ -6,7 +6,7 @@ The pure core of a build: no files, no clock, no global state. ``parse_article``
 
 from __future__ import annotations
 
-from .config import BuildOptions, Config
+from .config import BuildOptions
 from .labels import named, query_id, same_article_count
 from .matching import HeadingIndex
 from .models import Article, GoldenQuery, Origin, Rejected
@@ -19,7 +19,7 @@ from .sections import split_sections
 def parse_article(
     html: bytes | str,
     path: str = "",
-    options: BuildOptions | Config | None = None,
+    options: BuildOptions | None = None,
     *,
     article_id: str | None = None,
     url: str | None = None,
@@ -33,16 +33,12 @@ def parse_article(
     links they resolve; reading them makes the text pass about 40% dearer, and a build over a
     crawl passes None.
     """
-    if isinstance(options, Config):
-        options = options.build
     options = options or BuildOptions()
     identifier = article_id if article_id is not None else (path or url or "article")
     page = parse_html(html, options, http_charset)
-    level = options.section_level
-    drop = options.drop_tags
 
     def outline() -> HeadingIndex:
-        return heading_outline(page.root, identifier, level, drop)
+        return heading_outline(page.root, identifier, options)
 
     found = find_table(page.root, options, outline)
     table = None
@@ -50,15 +46,7 @@ def parse_article(
         table, element = found
         remove_element(element)  # the table's text must never reach a section: it holds the answers
     with_ids = anchors if anchors is not None else table is not None
-    sections, excluded = split_sections(
-        page.root,
-        identifier,
-        level,
-        options.excluded_headings,
-        drop,
-        anchors=with_ids,
-        link_only_density=options.link_only_density,
-    )
+    sections, excluded = split_sections(page.root, identifier, options, anchors=with_ids)
     return Article(
         id=identifier,
         path=path,

@@ -164,10 +164,9 @@ def header_roles(cells: Sequence[Cell], options: BuildOptions) -> dict[str, int]
     return roles
 
 
-def heading_outline(
-    root: Element, article_id: str, level: int, drop_tags: Sequence[str] = patterns.DROP_TAGS
-) -> HeadingIndex:
+def heading_outline(root: Element, article_id: str, options: BuildOptions) -> HeadingIndex:
     """A cheap index of the article's headings (no section text), for recognising tables."""
+    level, drop_tags = options.section_level, options.drop_tags
     targets: list[Target] = []
     count = -1
     for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):

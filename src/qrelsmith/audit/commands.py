@@ -12,8 +12,8 @@ from ..config import load_config
 from ..errors import UsageError
 from ..export import AUDIT_FOLDER
 from .apply import review, write_version
-from .sample import articles_of, load_sample, sample_summary
-from .writer import EXTRA_FORMATS, draw, has_verdicts, write_audit
+from .sample import articles_of, draw_sample, load_sample, sample_summary
+from .writer import EXTRA_FORMATS, has_verdicts, write_audit
 
 SAMPLE_EPILOG = """example:
   qrelsmith audit sample out --size 60 --seed 7
@@ -116,9 +116,9 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
 
 def run_sample(args: argparse.Namespace) -> int:
     """``audit sample``."""
-    options = load_config(args.config).audit
-    size = options.size if args.size is None else args.size
-    if size < 1:
+    given = {n: value for n in ("size", "seed") if (value := getattr(args, n)) is not None}
+    options = load_config(args.config).audit.model_copy(update=given)
+    if options.size < 1:
         raise UsageError("--size must be at least 1")
     build = load_build(args.dir, only_articles=())  # the queries; texts once the draw is known
     if not args.force and has_verdicts(build.folder / AUDIT_FOLDER):
@@ -126,8 +126,7 @@ def run_sample(args: argparse.Namespace) -> int:
             f"{build.folder / AUDIT_FOLDER}/audit.csv holds verdicts; "
             "apply them first or pass --force to draw anew"
         )
-    seed = options.seed if args.seed is None else args.seed
-    sample = draw(build, size, seed, options.low_confidence, options.oversample)
+    sample = draw_sample(build.queries, options, build.golden_sha256)
     texts = load_build(args.dir, only_articles=articles_of(sample))
     folder = write_audit(texts, sample, args.format)
     print(sample_summary(sample))

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from pydantic import ValidationError
 
 from ..buildfolder import Build
+from ..config import AuditOptions
 from ..errors import DataError
 from ..export import AUDIT_FOLDER
 from ..export.jsonl import GOLDEN
@@ -117,19 +118,16 @@ def draw_key(seed: int, qid: str) -> str:
 
 
 def draw_sample(
-    queries: Sequence[GoldenQuery],
-    size: int,
-    seed: int,
-    low_confidence: float,
-    golden_sha256: str = "",
-    oversample: Mapping[str, float] = OVERSAMPLE,
+    queries: Sequence[GoldenQuery], options: AuditOptions, golden_sha256: str = ""
 ) -> AuditSample:
-    """Draw ``size`` queries, stratified and weighted; rows in a seeded random order."""
+    """Draw ``options.size`` queries, stratified by ``options.low_confidence`` and weighted
+    (``options.oversample``); rows in the order ``options.seed`` gives."""
+    size, seed, low_confidence = options.size, options.seed, options.low_confidence
     members: dict[str, list[GoldenQuery]] = {name: [] for name in STRATA}
     for query in queries:
         members[stratum_of(query, low_confidence)].append(query)
     counts = allocate(
-        {name: len(group) for name, group in members.items()}, max(size, 0), oversample
+        {name: len(group) for name, group in members.items()}, max(size, 0), options.oversample
     )
     rows: list[SampledRow] = []
     for name, group in members.items():
