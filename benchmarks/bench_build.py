@@ -84,7 +84,7 @@ def run_core(files: list[str]) -> int:
     speed, so their ratio holds still where separate runs drift. Prints both sums."""
     import lxml.html
 
-    from qrelsmith.build import render_page
+    from qrelsmith.page_results import render_page
     from qrelsmith.config import Config
     from qrelsmith.ingest import Page
 

@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from qrelsmith import build
-from qrelsmith.build import process_page
 from qrelsmith.build_cli import EXIT_INTERNAL, EXIT_SKIPPED
 from qrelsmith.cli import main
 from qrelsmith.config import Config
 from qrelsmith.ingest import Page, read_jsonl, read_warc
+from qrelsmith.page_results import process_page
 
 WARC = Path(__file__).parent / "fixtures" / "warc"
 CONFIG = Config()
@@ -297,7 +297,7 @@ def test_a_bug_in_the_core_is_an_internal_error_not_a_skipped_page(
 ) -> None:
     import importlib
 
-    core = importlib.import_module("qrelsmith.build")  # the module, not the function
+    core = importlib.import_module("qrelsmith.page_results")
 
     def buggy(article: object, options: object) -> object:
         raise KeyError("row")

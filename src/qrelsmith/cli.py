@@ -11,8 +11,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import __version__
 from .errors import QrelsmithError
+from .version import __version__
 
 EPILOG = """exit codes: 0 ok, 1 data error, 2 usage error; build also 3 (written, some pages
 skipped) and 4 (written, some pages lost to a bug in qrelsmith); validate 1 (problems found).

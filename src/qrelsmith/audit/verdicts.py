@@ -1,5 +1,8 @@
 """Read reviewers' verdicts (the sheet, the page's export, Label Studio's export) and check them.
 
+The readers live with their formats (``sheet.read_csv``, ``labelstudio.read_export``); this
+module picks one by suffix and checks what it read.
+
 Every reader yields raw rows naming where they came from; ``check`` turns them into verdicts
 against the sample and the build, and raises DataError naming the first line that does not fit:
 an unknown qid, a bad verdict, a section that is not in the article. Pure except the readers.
@@ -7,8 +10,6 @@ an unknown qid, a bad verdict, a section that is not in the article. Pure except
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -19,35 +20,16 @@ from ..errors import DataError, UsageError
 from ..labels import article_of
 from ..models import AuditSample, CorpusRecord
 from ..text import folded_words
-from .sheet import restore, section_number
-
-#: The reviewer's choices: the label is right; wrong (replace it); partly right (e.g. one of two
-#: sections missing: replace it); the reviewer cannot tell (keep it, flag it).
-VERDICTS: tuple[str, ...] = ("correct", "wrong", "partly", "unsure")
+from .labelstudio import read_export
+from .sheet import VERDICTS, RawVerdict, read_csv, section_number
 
 #: ``correct_sections`` value saying no section of the article answers the query.
 NO_SECTION = "none"
-
-#: Encodings tried for a CSV, in order: Excel's "CSV UTF-8", then Excel's plain "CSV" on a
-#: Japanese Windows, which saves Shift_JIS (cp932).
-CSV_ENCODINGS = ("utf-8-sig", "cp932")
 
 #: Between the sections of a list cell; the items are stripped after the split (white space
 #: around the separator inside the regex made a long run of spaces cost quadratic time).
 _LIST_SPLIT = re.compile(r"\||\r?\n")
 _NUMBERED = re.compile(r"#?(\d+)(?:\s+(.*))?", re.DOTALL)
-
-
-@dataclass(frozen=True)
-class RawVerdict:
-    """One reviewer's row as read: where it is, and its cells as text."""
-
-    where: str
-    reviewer: str
-    qid: str
-    verdict: str
-    sections: str | list[str]
-    note: str
 
 
 @dataclass(frozen=True)
@@ -73,64 +55,18 @@ class Review:
 # --------------------------------------------------------------------------- readers
 
 
-def _decode(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    for encoding in CSV_ENCODINGS:
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise DataError(f"{path}: not UTF-8 or Shift_JIS text")
-
-
-def read_csv(path: Path) -> list[RawVerdict]:
-    """Rows of a verdict CSV (audit.csv filled in, or the page's export); any of , ; or tab."""
-    text = _decode(path)
-    first_line = text.split("\n", 1)[0]
-    delimiter = max(",;\t", key=first_line.count)
-    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
-    header = [name.strip().lower() for name in reader.fieldnames or []]
-    missing = [name for name in ("qid", "verdict") if name not in header]
-    if missing:
-        raise DataError(f"{path.name}: line 1: no column {' or '.join(map(repr, missing))}")
-    reader.fieldnames = header
-    rows = []
-    line = reader.line_num
-    for record in reader:
-        where = f"{path.name}: line {line + 1}"
-        line = reader.line_num
-        if None in record:
-            raise DataError(f"{where}: more cells than the header has columns")
-        cells = {key: restore((value or "").strip()) for key, value in record.items()}
-        if not any(cells.values()):
-            continue
-        rows.append(
-            RawVerdict(
-                where=where,
-                reviewer=str(path),
-                qid=cells.get("qid", ""),
-                verdict=cells.get("verdict", ""),
-                sections=cells.get("correct_sections", ""),
-                note=cells.get("note", ""),
-            )
-        )
-    return rows
+#: Verdict file readers by suffix: the sheet (and the page's export) and Label Studio's export.
+READERS: dict[str, Callable[[Path], list[RawVerdict]]] = {
+    ".csv": read_csv,
+    ".tsv": read_csv,
+    ".txt": read_csv,
+    ".json": read_export,
+}
 
 
 def read_any(path: Path) -> list[RawVerdict]:
     """Read a verdict file with the reader its suffix names (``READERS``)."""
-    from .labelstudio import read_export
-
-    readers: dict[str, Callable[[Path], list[RawVerdict]]] = {
-        ".csv": read_csv,
-        ".tsv": read_csv,
-        ".txt": read_csv,
-        ".json": read_export,
-    }
-    reader = readers.get(path.suffix.lower())
+    reader = READERS.get(path.suffix.lower())
     if reader is None:
         raise UsageError(f"{path}: unknown verdict file type (use .csv or Label Studio's .json)")
     return reader(path)

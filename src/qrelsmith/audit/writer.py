@@ -15,8 +15,7 @@ from ..models import AuditSample
 from . import labelstudio
 from .page import HTML_FILE, write_page
 from .sample import SAMPLE_FILE, articles_of, draw_sample
-from .sheet import CSV_FILE, review_rows, write_csv
-from .verdicts import read_csv
+from .sheet import CSV_FILE, read_csv, review_rows, write_csv
 
 #: Extra formats ``audit sample --format`` can add to the sheet and the page.
 EXTRA_FORMATS: dict[str, Callable[[Path, Build, Sequence[dict[str, str]]], None]] = {
