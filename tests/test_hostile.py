@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from qrelsmith import build
-from qrelsmith.build_cli import EXIT_INTERNAL, EXIT_SKIPPED
 from qrelsmith.cli import main
+from qrelsmith.cli.build import EXIT_INTERNAL, EXIT_SKIPPED
 from qrelsmith.config import Config
 from qrelsmith.ingest import Page, read_jsonl, read_warc
 from qrelsmith.page_results import process_page
