@@ -90,14 +90,7 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         epilog=APPLY_EPILOG,
         formatter_class=FORMATTER,
     )
-    apply.add_argument("dir", type=Path, metavar="DIR", help="the build folder that was sampled")
-    apply.add_argument(
-        "verdicts",
-        type=Path,
-        nargs="+",
-        metavar="VERDICTS",
-        help="the sheet, the page's CSV export, or Label Studio's JSON export",
-    )
+    _add_sampled_build(apply, "the sheet, the page's CSV export, or Label Studio's JSON export")
     apply.add_argument("--dry-run", action="store_true", help="check and print, write no version")
     apply.set_defaults(func=run_apply)
 
@@ -108,15 +101,14 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         epilog=AGREE_EPILOG,
         formatter_class=FORMATTER,
     )
-    agree.add_argument("dir", type=Path, metavar="DIR", help="the build folder that was sampled")
-    agree.add_argument(
-        "verdicts",
-        type=Path,
-        nargs="+",
-        metavar="VERDICTS",
-        help="two or more verdict files (or one Label Studio export)",
-    )
+    _add_sampled_build(agree, "two or more verdict files (or one Label Studio export)")
     agree.set_defaults(func=run_agree)
+
+
+def _add_sampled_build(parser: argparse.ArgumentParser, verdicts: str) -> None:
+    """DIR and the VERDICTS files read against its sample (apply, agree)."""
+    parser.add_argument("dir", type=Path, metavar="DIR", help="the build folder that was sampled")
+    parser.add_argument("verdicts", type=Path, nargs="+", metavar="VERDICTS", help=verdicts)
 
 
 def run_sample(args: argparse.Namespace) -> int:
