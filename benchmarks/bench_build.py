@@ -85,9 +85,9 @@ def run_core(files: list[str]) -> int:
     import lxml.html
 
     import qrelsmith.article
-    from qrelsmith.build import render_page
     from qrelsmith.config import Config
     from qrelsmith.ingest import Page
+    from qrelsmith.page_results import render_page
 
     config = Config()
     floor = core = 0.0
@@ -319,7 +319,7 @@ def linked_folder(files: list[Path], corpus: Path, target: Path) -> Path:
 #: ``qrelsmith build`` alone: its parser without the other subcommands, so the benchmark times
 #: the build's imports only.
 BUILD_MAIN = """import argparse, sys
-from qrelsmith.build_cli import register
+from qrelsmith.cli.build import register
 parser = argparse.ArgumentParser(prog="qrelsmith")
 register(parser.add_subparsers())
 args = parser.parse_args()

@@ -20,11 +20,12 @@ from pathlib import Path
 import ir_measures
 import numpy as np
 
+from qrelsmith.buildfolder import Qrels
 from qrelsmith.cli import main as cli_main
 from qrelsmith.config import EvalOptions
 from qrelsmith.evaluate.evaluation import evaluate_runs
 from qrelsmith.evaluate.measures import parse_measures, per_query
-from qrelsmith.evaluate.runs import Qrels, Run, write_run
+from qrelsmith.evaluate.runs import Run, write_run
 from qrelsmith.patterns import EVAL_MEASURES
 
 QUERIES_PER_ARTICLE = 8  # the seed's median

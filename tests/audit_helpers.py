@@ -6,7 +6,7 @@ import argparse
 import shutil
 from pathlib import Path
 
-from qrelsmith.audit.commands import register
+from qrelsmith.cli.audit import register
 from qrelsmith.errors import QrelsmithError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "audit_build"

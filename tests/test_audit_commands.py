@@ -9,7 +9,7 @@ import pytest
 
 from audit_helpers import fresh_build
 from qrelsmith.audit import write_default_sample
-from qrelsmith.audit.commands import register
+from qrelsmith.cli.audit import register
 from qrelsmith.config import AuditOptions, Config
 
 

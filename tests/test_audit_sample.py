@@ -14,6 +14,7 @@ from qrelsmith.audit.sample import (
     sample_summary,
     stratum_of,
 )
+from qrelsmith.config import AuditOptions
 from qrelsmith.errors import DataError
 from qrelsmith.models import GoldenQuery, Origin
 
@@ -55,7 +56,7 @@ def test_strata() -> None:
 
 
 def test_risky_rows_over_represented_and_weights_unbiased() -> None:
-    sample = draw_sample(population(), 40, seed=0, low_confidence=0.75)
+    sample = draw_sample(population(), AuditOptions(size=40, low_confidence=0.75, seed=0))
     assert len(sample.rows) == 40
     counts = {name: s.sampled for name, s in sample.strata.items()}
     risky_share_in_sample = (40 - counts["plain"]) / 40
@@ -67,9 +68,9 @@ def test_risky_rows_over_represented_and_weights_unbiased() -> None:
 
 
 def test_reproducible_and_seed_dependent() -> None:
-    first = draw_sample(population(), 40, seed=3, low_confidence=0.75)
-    assert first == draw_sample(list(reversed(population())), 40, seed=3, low_confidence=0.75)
-    assert first.rows != draw_sample(population(), 40, seed=4, low_confidence=0.75).rows
+    first = draw_sample(population(), AuditOptions(size=40, low_confidence=0.75, seed=3))
+    assert first == draw_sample(list(reversed(population())), AuditOptions(size=40, low_confidence=0.75, seed=3))
+    assert first.rows != draw_sample(population(), AuditOptions(size=40, low_confidence=0.75, seed=4)).rows
 
 
 def test_allocate() -> None:
@@ -87,7 +88,7 @@ def test_allocate() -> None:
 
 
 def test_planned_half_width_printed() -> None:
-    sample = draw_sample(population(), 40, seed=0, low_confidence=0.75)
+    sample = draw_sample(population(), AuditOptions(size=40, low_confidence=0.75, seed=0))
     assert "95% interval half-width about ±0." in sample_summary(sample)
     assert planned_half_width(sample, 0.5) > planned_half_width(sample, 0.95)
 
@@ -97,13 +98,13 @@ def test_oversample_factors_can_be_changed() -> None:
     populations = {"low_confidence": 20, "fuzzy": 20, "multi": 20, "plain": 340}
     assert allocate(populations, 40, even) == {"low_confidence": 2, "fuzzy": 2, "multi": 2, "plain": 34}
     assert allocate(populations, 40)["plain"] < 34
-    drawn = draw_sample(population(), 40, seed=0, low_confidence=0.75, oversample=even)
-    assert drawn.strata != draw_sample(population(), 40, seed=0, low_confidence=0.75).strata
+    drawn = draw_sample(population(), AuditOptions(size=40, low_confidence=0.75, seed=0, oversample=even))
+    assert drawn.strata != draw_sample(population(), AuditOptions(size=40, low_confidence=0.75, seed=0)).strata
 
 
 def test_load_build_reads_only_the_wanted_articles(tmp_path: Path) -> None:
 
-    from qrelsmith.audit.loading import load_build
+    from qrelsmith.buildfolder import load_build
 
     records = [
         {"id": f"{a}#{n}", "article_id": a, "path": a, "url": None, "title": "t", "heading": "h", "text": "x"}

@@ -62,8 +62,7 @@ def test_script_json_escapes_what_could_end_the_block() -> None:
 def test_a_cell_longer_than_excel_takes_is_cut_and_flagged(tmp_path: Path) -> None:
     import csv as csv_module
 
-    from qrelsmith.audit.sheet import COLUMNS, EXCEL_CELL_CHARS, write_csv
-    from qrelsmith.audit.verdicts import read_csv
+    from qrelsmith.audit.sheet import COLUMNS, EXCEL_CELL_CHARS, read_csv, write_csv
 
     row = {column: "" for column in COLUMNS}
     row.update(qid="a.html#q0", answer="=x" + "y" * 100_000, query="short")

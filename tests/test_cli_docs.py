@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 import pytest
 
-from qrelsmith.cli import build_parser, main
+from qrelsmith.cli import EXIT_CODES, build_parser, main
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
@@ -126,3 +127,30 @@ def test_build_help_and_readme_agree_on_exit_codes() -> None:
 def test_option_help_points_at_docs_not_source_files(name: str, parser: argparse.ArgumentParser) -> None:
     for action in parser._actions:
         assert ".py" not in (action.help or ""), f"{name} {action.option_strings}: {action.help}"
+
+
+def _codes(text: str) -> set[int]:
+    """The exit codes a sentence lists: every number standing alone in it."""
+    return {int(number) for number in re.findall(r"(?<![\w.-])(\d+)(?![\w.])", text)}
+
+
+def test_top_level_help_and_readme_list_the_same_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    in_help = help_text.split("exit codes:", 1)[1].split("See ", 1)[0]
+    readme = " ".join(README.split())
+    in_readme = readme.split("Exit codes:", 1)[1].split(". ", 1)[0]
+    assert _codes(in_help) == _codes(in_readme) == set(EXIT_CODES)
+
+
+def test_an_interrupt_exits_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import qrelsmith.cli.evaluate as evaluate
+
+    def interrupted(args: argparse.Namespace) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(evaluate, "handle_validate", interrupted)
+    assert main(["validate", "."]) == 130
+    assert capsys.readouterr().err == "error: interrupted\n"

@@ -9,13 +9,13 @@ import pytest
 
 from qrelsmith.evaluate.align import ChunkMapping, chunk_grade, map_chunk
 from qrelsmith.evaluate.check import duplicate_pairs, has_no_content
-from qrelsmith.evaluate.runs import article_of, read_run
+from qrelsmith.evaluate.runs import read_run
 from qrelsmith.evaluate.statistics import (
-    bootstrap_interval,
     bootstrap_intervals,
-    paired_comparison,
     paired_comparisons,
 )
+from qrelsmith.labels import article_of
+from statistics_helpers import bootstrap_interval, paired_comparison
 
 
 @pytest.mark.parametrize("query", ["どちらを選ぶか", "置くか置かないか", "それ", "which one",

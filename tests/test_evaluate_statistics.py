@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from qrelsmith.evaluate.statistics import (
+from statistics_helpers import (
     bootstrap_interval,
     cluster_bootstrap_interval,
     paired_comparison,

@@ -148,13 +148,6 @@ def test_leftovers_of_a_killed_build_are_cleared_and_a_lost_build_restored(tmp_p
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == [".out.lock"]
 
 
-def test_the_build_knows_the_audit_folders_name() -> None:
-    from qrelsmith.audit.loading import AUDIT_FOLDER
-    from qrelsmith.build import AUDIT_FOLDER as BUILD_AUDIT_FOLDER
-
-    assert BUILD_AUDIT_FOLDER == AUDIT_FOLDER
-
-
 def test_a_reviewers_verdicts_survive_any_rebuild(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import csv
 
@@ -174,3 +167,36 @@ def test_a_reviewers_verdicts_survive_any_rebuild(tmp_path: Path, capsys: pytest
         assert main(["build", str(site), "--out", str(out), "-q", "-j", "1", *extra]) == 0
         assert sheet.read_bytes() == reviewed
         assert "holds verdicts" in capsys.readouterr().err
+
+
+def test_read_source_reads_a_path_a_stream_or_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from qrelsmith.errors import UsageError
+    from qrelsmith.files import read_source
+
+    path = tmp_path / "run.trec"
+    path.write_bytes("\ufeffq 0 d 1\n".encode())
+    assert read_source(path) == ("q 0 d 1\n", str(path))  # the BOM is dropped
+    assert read_source(io.StringIO("x")) == ("x", "<stream>")
+    monkeypatch.setattr("sys.stdin", io.StringIO("from stdin"))
+    assert read_source("-") == ("from stdin", "stdin")
+    with pytest.raises(UsageError, match="input path not found"):
+        read_source(tmp_path / "missing")
+
+
+def test_jsonl_lines_and_bad_lines(tmp_path: Path) -> None:
+    from qrelsmith.errors import DataError
+    from qrelsmith.files import first_bad_line, iter_lines, read_jsonl, write_jsonl
+
+    path = tmp_path / "a.jsonl"
+    assert write_jsonl(path, [{"k": "日本"}, {"k": 2}]) == 2
+    assert path.read_text(encoding="utf-8") == '{"k":"日本"}\n{"k":2}\n'
+    assert list(read_jsonl(path)) == [{"k": "日本"}, {"k": 2}]
+    assert list(read_jsonl(path, maybe=lambda line: "2" in line)) == [{"k": 2}]
+    path.write_text('{"k": 1}\n[1]\n', encoding="utf-8")
+    with pytest.raises(DataError, match=r"a.jsonl:2: expected a JSON object"):
+        list(read_jsonl(path))
+    path.write_text("a b\r\n\nc d e\n", encoding="utf-8")
+    assert list(iter_lines(path)) == [(1, "a b"), (2, ""), (3, "c d e")]
+    assert first_bad_line(["a b", "", "c d e"], 2) == 3 and first_bad_line(["a b"], 2) == 0

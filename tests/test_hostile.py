@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -18,11 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from qrelsmith import build
-from qrelsmith.build import process_page
-from qrelsmith.build_cli import EXIT_INTERNAL, EXIT_SKIPPED
 from qrelsmith.cli import main
+from qrelsmith.cli.build import EXIT_INTERNAL, EXIT_SKIPPED
 from qrelsmith.config import Config
 from qrelsmith.ingest import Page, read_jsonl, read_warc
+from qrelsmith.page_results import process_page
 
 WARC = Path(__file__).parent / "fixtures" / "warc"
 CONFIG = Config()
@@ -152,11 +151,9 @@ def test_hostile_pages_cost_only_themselves(tmp_path: Path) -> None:
         "utf16.html": REAL.encode("utf-16"),
     }
     root = site(tmp_path / "site", pages)
-    started = time.monotonic()
     out = tmp_path / "out"
     code = main(["build", str(root), str(WARC / "truncated.warc.gz"), "--out", str(out), "-q", "--workers", "2"])
-    assert time.monotonic() - started < 45
-    assert code in (0, EXIT_SKIPPED)
+    assert code == EXIT_SKIPPED
     report = json.loads((out / "report.json").read_text())
     # two inputs: the folder's page ids start with its name
     skipped = {s["path"].removeprefix("site/"): s["reason"] for s in report["skipped"]}
@@ -228,7 +225,7 @@ def test_no_regex_of_ours_is_quadratic_on_long_runs() -> None:
     import signal
 
     names = ["text", "quickref", "sections", "decode", "parse", "matching", "patterns",
-             "ingest", "evaluate.check", "audit.loading", "audit.sheet", "audit.verdicts"]
+             "ingest", "evaluate.check", "buildfolder", "audit.sheet", "audit.verdicts"]
     patterns = [
         (f"{name}.{attr}", value)
         for name in names
@@ -297,7 +294,7 @@ def test_a_bug_in_the_core_is_an_internal_error_not_a_skipped_page(
 ) -> None:
     import importlib
 
-    core = importlib.import_module("qrelsmith.build")  # the module, not the function
+    core = importlib.import_module("qrelsmith.page_results")
 
     def buggy(article: object, options: object) -> object:
         raise KeyError("row")

@@ -28,7 +28,7 @@ def test_checked_in_schema_matches_the_model(name: str) -> None:
 @pytest.fixture(scope="module")
 def sample_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("schema_build")
-    assert main(["build", str(SAMPLE), "--out", str(out), "-q"]) in (0, 3)
+    assert main(["build", str(SAMPLE), "--out", str(out), "-q"]) == 0
     return out
 
 

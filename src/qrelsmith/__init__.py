@@ -9,13 +9,12 @@ The library API (the CLI is a thin layer over it)::
     result = qrelsmith.build(["site/"], qrelsmith.Config())
 """
 
-__version__ = "0.1.0"
-
-from .article import article_queries, parse_article  # noqa: E402
-from .build import build  # noqa: E402
-from .config import Config, load_config  # noqa: E402
-from .matching import match_reference  # noqa: E402
-from .models import Article, BuildResult, GoldenQuery, Match, Section  # noqa: E402
+from .article import article_queries, parse_article
+from .build import build
+from .config import Config, load_config
+from .matching import match_reference
+from .models import Article, BuildResult, GoldenQuery, Match, Section
+from .version import __version__
 
 __all__ = [
     "Article",

@@ -6,7 +6,8 @@ The pure core of a build: no files, no clock, no global state. ``parse_article``
 
 from __future__ import annotations
 
-from .config import BuildOptions, Config
+from .config import BuildOptions
+from .labels import named, query_id, same_article_count
 from .matching import HeadingIndex
 from .models import Article, GoldenQuery, Origin, Rejected
 from .parse import parse_html, remove_element
@@ -18,7 +19,7 @@ from .sections import split_sections
 def parse_article(
     html: bytes | str,
     path: str = "",
-    options: BuildOptions | Config | None = None,
+    options: BuildOptions | None = None,
     *,
     article_id: str | None = None,
     url: str | None = None,
@@ -32,16 +33,12 @@ def parse_article(
     links they resolve; reading them makes the text pass about 40% dearer, and a build over a
     crawl passes None.
     """
-    if isinstance(options, Config):
-        options = options.build
     options = options or BuildOptions()
     identifier = article_id if article_id is not None else (path or url or "article")
     page = parse_html(html, options, http_charset)
-    level = options.section_level
-    drop = options.drop_tags
 
     def outline() -> HeadingIndex:
-        return heading_outline(page.root, identifier, level, drop)
+        return heading_outline(page.root, identifier, options)
 
     found = find_table(page.root, options, outline)
     table = None
@@ -49,15 +46,7 @@ def parse_article(
         table, element = found
         remove_element(element)  # the table's text must never reach a section: it holds the answers
     with_ids = anchors if anchors is not None else table is not None
-    sections, excluded = split_sections(
-        page.root,
-        identifier,
-        level,
-        options.excluded_headings,
-        drop,
-        anchors=with_ids,
-        link_only_density=options.link_only_density,
-    )
+    sections, excluded = split_sections(page.root, identifier, options, anchors=with_ids)
     return Article(
         id=identifier,
         path=path,
@@ -109,11 +98,11 @@ def article_queries(
             continue
         queries.append(
             GoldenQuery(
-                qid=f"{article.id}#q{row.row}",
+                qid=query_id(article.id, row.row),
                 query=row.query,
                 answer=row.answer,
-                relevant={section_id: 2 for section_id in match.section_ids},
-                same_article=len(article.sections) - len(match.section_ids),
+                relevant=named(match.section_ids),
+                same_article=same_article_count(len(article.sections), match.section_ids),
                 source=f"{article.table.name}:{row.reference}",
                 match=match.rule,
                 confidence=match.confidence,

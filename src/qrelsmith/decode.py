@@ -14,16 +14,14 @@ import re
 
 from .errors import DataError
 from .patterns import (
+    BINARY_NUL_SHARE,
     LATIN_GUESSES,
+    PRESCAN_BYTES,
     REPLACEMENT_MAX_SHARE,
     REPLACEMENT_MIN_ALLOWED,
     UTF8_EVIDENCE_RATIO,
     WESTERN_DEFAULT,
 )
-
-#: How far into the page the <meta charset> prescan looks (the HTML standard says 1024 bytes;
-#: real pages put long <head>s first, so we look further, as browsers effectively do).
-PRESCAN_BYTES = 4096
 
 #: ``[^<>]``: a search never runs past the next tag (``[^>]`` made a page of unclosed ``<meta``
 #: tags cost quadratic time).
@@ -50,10 +48,6 @@ _SUPERSETS = {
     "gb2312": "gb18030",
     "gbk": "gb18030",
 }
-
-#: A page with more NUL bytes than this share of its first 4 KB is binary, not text (HTML has
-#: no NULs; one stray NUL in a broken CMS page is tolerated, four in 4 KB are not).
-BINARY_NUL_SHARE = 0.001
 
 
 def canonical(label: str | None) -> str | None:

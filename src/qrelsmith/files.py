@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import signal
+import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import IO, Any
 
 from pydantic import BaseModel
 
-from .errors import DataError
+from .errors import DataError, UsageError
 
 
 def dumps(value: Any) -> str:
@@ -138,6 +139,42 @@ def read_jsonl(
             if not isinstance(value, dict):
                 raise DataError(f"{path}:{number}: expected a JSON object")
             yield value
+
+
+def read_source(source: str | Path | IO[str]) -> tuple[str, str]:
+    """(content, name) of a path, ``-`` (stdin) or an open text file; a missing path is a
+    UsageError, an unreadable one a DataError."""
+    if not isinstance(source, str | Path):
+        return source.read(), str(getattr(source, "name", "<stream>"))
+    if str(source) == "-":
+        return sys.stdin.read(), "stdin"
+    try:
+        with open(source, encoding="utf-8-sig") as handle:
+            return handle.read(), str(source)
+    except FileNotFoundError as exc:
+        raise UsageError(f"input path not found: {source}") from exc
+    except OSError as exc:
+        raise DataError(f"cannot read {source}: {exc.strerror or exc}") from exc
+
+
+def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """Numbered lines of a text file without their line ending; DataError when unreadable."""
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            for number, line in enumerate(handle, 1):
+                yield number, line.rstrip("\n").rstrip("\r")
+    except OSError as exc:
+        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from exc
+
+
+def first_bad_line(lines: Iterable[str], fields: int) -> int:
+    """The number of the first non-blank line that does not split into ``fields`` fields (0:
+    none): where a TREC file stops being one."""
+    for number, line in enumerate(lines, 1):
+        parts = line.split()
+        if parts and len(parts) != fields:
+            return number
+    return 0
 
 
 #: Names of a staging folder and of the previous build during a swap, beside ``--out``

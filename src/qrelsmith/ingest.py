@@ -145,7 +145,7 @@ Listings = dict[Path, list[tuple[str, str]]]
 def folder_listings(paths: Sequence[Path]) -> Listings:
     """``html_files`` of each folder among ``paths``: a build counts, orders and reads from
     the one walk."""
-    return {path: html_files(path) for path in paths if reader_for(path) is read_folder}
+    return {path: html_files(path) for path in paths if input_kind(path) == "folder"}
 
 
 def _listing(path: Path, listings: Listings | None) -> list[tuple[str, str]]:
@@ -464,17 +464,25 @@ READERS: dict[str, Reader] = {
 }
 
 
-def reader_for(path: Path) -> Reader:
-    """The reader for a path: a folder, or a file by its suffix (HTML by default)."""
+#: Kinds of crawl file: read in the crawler's order, their size known before their page count.
+CRAWL_FILES = ("warc", "jsonl")
+
+
+def input_kind(path: Path) -> str:
+    """The kind of an input path, a key of ``READERS``: "folder", a crawl file by its suffix
+    (``.warc``, ``.warc.gz``, ``.jsonl``, ``.jsonl.gz``), else "html"."""
     if path.is_dir():
-        return READERS["folder"]
+        return "folder"
     name = path.name.lower()
-    for kind, reader in READERS.items():
-        if kind in ("folder", "html"):
-            continue
+    for kind in CRAWL_FILES:
         if name.endswith((f".{kind}", f".{kind}.gz")):
-            return reader
-    return READERS["html"]
+            return kind
+    return "html"
+
+
+def reader_for(path: Path) -> Reader:
+    """The reader for a path (``input_kind``)."""
+    return READERS[input_kind(path)]
 
 
 def count_pages(paths: Sequence[Path], listings: Listings | None = None) -> int | None:
@@ -482,10 +490,10 @@ def count_pages(paths: Sequence[Path], listings: Listings | None = None) -> int 
     None when a crawl file is among them (counting its records means reading it twice)."""
     total = 0
     for path in paths:
-        reader = reader_for(path)
-        if reader is read_folder:
+        kind = input_kind(path)
+        if kind == "folder":
             total += len(_listing(path, listings))
-        elif reader is read_file:
+        elif kind == "html":
             total += 1
         else:
             return None
@@ -523,7 +531,7 @@ def folder_prefixes(paths: Sequence[Path]) -> dict[Path, str]:
     return {
         path: (Path(os.path.abspath(path)).name or "root") + "/"
         for path in paths
-        if reader_for(path) is read_folder
+        if input_kind(path) == "folder"
     }
 
 
@@ -535,14 +543,14 @@ def in_id_order(paths: Sequence[Path], listings: Listings | None = None) -> bool
     keys: list[tuple[str, str]] = []
     prefixes = folder_prefixes(paths)
     for path in paths:
-        reader = reader_for(path)
-        if reader is read_folder:
+        kind = input_kind(path)
+        if kind == "folder":
             prefix = prefixes.get(path, "")
             keys.extend(
                 (safe_id(prefix + relative), prefix + relative)
                 for relative, _ in _listing(path, listings)
             )
-        elif reader is read_file:
+        elif kind == "html":
             keys.append((safe_id(path.name), path.name))
         else:
             return False
@@ -552,7 +560,7 @@ def in_id_order(paths: Sequence[Path], listings: Listings | None = None) -> bool
 def crawl_bytes(paths: Sequence[Path]) -> int | None:
     """The size of the inputs when all of them are crawl files (WARC, JSONL), whose pages
     carry ``end``: what a progress estimate by bytes needs; None otherwise."""
-    if not paths or any(reader_for(path) in (read_folder, read_file) for path in paths):
+    if not paths or any(input_kind(path) not in CRAWL_FILES for path in paths):
         return None
     try:
         return sum(path.stat().st_size for path in paths)
@@ -575,11 +583,10 @@ def iter_pages(
     checked = check_paths(paths)
     prefixes = folder_prefixes(checked)
     for path in checked:
-        reader = reader_for(path)
-        if reader is read_folder:
+        if input_kind(path) == "folder":
             pages = read_folder(path, listings, prefixes.get(path, ""))
         else:
-            pages = reader(path)
+            pages = reader_for(path)(path)
         for page in pages:
             if position is not None and page.end is not None:
                 position(base + page.end)

@@ -1,7 +1,8 @@
-"""Queries and matches -> graded qrels.
+"""Queries and matches -> graded qrels: the one place grades and query ids are decided.
 
 Grades: 2 for the section(s) the author named, 1 for every other corpus section of the same
-article (same topic), nothing listed for the rest of the corpus (0). Pure functions.
+article (same topic), nothing listed for the rest of the corpus (0). A query id is
+``<article_id>#q<row>``. Pure functions.
 """
 
 from __future__ import annotations
@@ -10,13 +11,38 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from .models import CorpusRecord, GoldenQuery
 
+#: The grade of a section the author named (golden.jsonl ``relevant``).
 NAMED = 2
+#: The grade of every other corpus section of the query's article (``same_article``).
 SAME_ARTICLE = 1
 
+#: Between the article id and the row number in a query id.
+QUERY_MARK = "#q"
 
-def article_of_qid(qid: str) -> str:
-    """The article id inside a query id ``<article_id>#q<row>``."""
-    return qid.rsplit("#q", 1)[0]
+
+def query_id(article_id: str, row: int) -> str:
+    """The id of the query made from data row ``row`` of an article's quick-reference table."""
+    return f"{article_id}{QUERY_MARK}{row}"
+
+
+def article_of(qid: str) -> str:
+    """The article id inside a query id ``<article_id>#q<row>`` (the qid itself without one)."""
+    return qid.rsplit(QUERY_MARK, 1)[0]
+
+
+def named(section_ids: Iterable[str]) -> dict[str, int]:
+    """golden.jsonl's ``relevant``: every named section at grade 2, in the order given."""
+    return {section_id: NAMED for section_id in section_ids}
+
+
+def same_article_count(article_sections: int, named_ids: Sequence[str]) -> int:
+    """golden.jsonl's ``same_article``: the article's corpus sections graded 1."""
+    return article_sections - len(named_ids)
+
+
+def named_in(grades: Mapping[str, int]) -> list[str]:
+    """The ids graded as named (2) in ``grades``, in their order."""
+    return [doc_id for doc_id, grade in grades.items() if grade == NAMED]
 
 
 def sections_by_article(corpus: Iterable[CorpusRecord]) -> dict[str, list[str]]:
@@ -41,6 +67,6 @@ def qrels_rows(
 ) -> Iterator[tuple[str, str, int]]:
     """(qid, section id, grade) for every query, in query order then corpus order."""
     for query in queries:
-        article_sections = by_article.get(article_of_qid(query.qid), ())
+        article_sections = by_article.get(article_of(query.qid), ())
         for section_id, grade in graded(list(query.relevant), article_sections):
             yield query.qid, section_id, grade

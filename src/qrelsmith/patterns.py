@@ -54,6 +54,14 @@ MAX_QUERY_CHARS = 1000
 
 # --------------------------------------------------------------------------- decoding
 
+#: How far into the page the <meta charset> prescan looks (the HTML standard says 1024 bytes;
+#: real pages put long <head>s first, so we look further, as browsers effectively do).
+PRESCAN_BYTES = 4096
+
+#: A page with more NUL bytes than this share of its first PRESCAN_BYTES is binary, not text
+#: (HTML has no NULs; one stray NUL in a broken CMS page is tolerated, four in 4 KB are not).
+BINARY_NUL_SHARE = 0.001
+
 #: A page whose declared encoding (or UTF-8) leaves at most this share of its bytes
 #: undecodable is read with U+FFFD in their place, as a browser shows it, and the count goes
 #: to report.json; more than that and the declaration is taken to be wrong. One stray byte
@@ -248,6 +256,10 @@ TABLE_LABEL_MAX_CHARS = 40
 #: first row, and matching the header keywords over it costs more than parsing the page.
 HEADER_ROW_MAX_CHARS = 1000
 
+#: Colspan/rowspan values above this are read as this: a hostile page must not make us
+#: allocate a grid of millions of cells, and no quick-reference table spans more.
+MAX_SPAN = 50
+
 #: Without recognisable headers, a column is the reference column when at least this share of
 #: its cells name a heading of the article (by link, equality or containment; see
 #: quickref._by_headings), over at least MIN_TABLE_ROWS rows. Half is the point where chance
@@ -325,6 +337,10 @@ ORDER_MIN_SHARE = 0.8
 #: neighbours say little about a row between them (on the dev set, wider brackets chose
 #: wrongly between the repeated version blocks of one page).
 ORDER_MAX_SECTIONS = 3
+
+#: Rules that decide by resemblance rather than by the heading's name: the audit's ``fuzzy``
+#: stratum, and the matches ``check`` looks at for a near-tie.
+GUESSED_RULES: tuple[str, ...] = ("fuzzy", "order")
 
 #: Confidence (0-1, one scale for every rule; golden.jsonl ``confidence``): an in-page link and
 #: an exact heading are near certain; an exact match after dropping a bracketed part or a
@@ -530,6 +546,7 @@ CONTENT_RUN = re.compile(
 #: punctuation removed). 0.85 keeps spacing, punctuation and case variants together and kept
 #: apart the eval fixture's distinct short queries; not yet tuned on a real site.
 DUPLICATE_COSINE = 0.85
+DUPLICATE_NGRAMS: tuple[int, int] = (2, 3)
 
 #: Near-tie: the runner-up section's best heading within this much similarity (0-1, the
 #: matcher's own measure). The build rejects ties under AMBIGUITY_MARGIN (0.08); twice that

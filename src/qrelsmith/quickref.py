@@ -9,7 +9,6 @@ column's cells match the article's headings. The first such table wins; tables b
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,15 +22,11 @@ from .matching import HeadingIndex, Target
 from .models import QuickRefRow, QuickRefTable
 from .parse import Element, cleaned, dropped
 from .sections import BLOCK_TAGS, heading_level
-from .text import fold_space, heading_key, text_of
+from .text import fold_case, fold_space, heading_key, text_of
 
 ROLES = ("query", "answer", "reference")
 
 Detection = Literal["headers", "headings"]
-
-#: Colspan/rowspan values above this are treated as this: a hostile page must not make us
-#: allocate a grid of millions of cells.
-MAX_SPAN = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +76,7 @@ def rough_cell_of(element: Element) -> Cell:
 
 def _span(value: str | None) -> int:
     try:
-        return max(1, min(int(value or 1), MAX_SPAN))
+        return max(1, min(int(value or 1), patterns.MAX_SPAN))
     except ValueError:
         return 1
 
@@ -140,7 +135,7 @@ def _role_regex(
     role_of: dict[str, str] = {}
     for role, words in zip(ROLES, keywords, strict=True):
         for word in words:
-            key = unicodedata.normalize("NFKC", word).casefold()
+            key = fold_case(word)
             if key:
                 role_of.setdefault(key, role)
     ordered = sorted(role_of, key=lambda k: (-len(k), k))
@@ -161,7 +156,7 @@ def header_roles(cells: Sequence[Cell], options: BuildOptions) -> dict[str, int]
     regex, groups = _role_regex(_keywords(options))
     roles: dict[str, int] = {}
     for column, cell in enumerate(cells):
-        text = unicodedata.normalize("NFKC", cell.text).casefold()
+        text = fold_case(cell.text)
         found = [groups[m.lastindex - 1] for m in regex.finditer(text) if m.lastindex]
         if found:
             role = max(found, key=lambda keyword_role: len(keyword_role[0]))[1]
@@ -169,10 +164,9 @@ def header_roles(cells: Sequence[Cell], options: BuildOptions) -> dict[str, int]
     return roles
 
 
-def heading_outline(
-    root: Element, article_id: str, level: int, drop_tags: Sequence[str] = patterns.DROP_TAGS
-) -> HeadingIndex:
+def heading_outline(root: Element, article_id: str, options: BuildOptions) -> HeadingIndex:
     """A cheap index of the article's headings (no section text), for recognising tables."""
+    level, drop_tags = options.section_level, options.drop_tags
     targets: list[Target] = []
     count = -1
     for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
@@ -334,7 +328,7 @@ def _header_cells(table: Element, options: BuildOptions) -> list[Cell]:
     if len(row_text) > patterns.HEADER_ROW_MAX_CHARS:
         return []
     regex, groups = _role_regex(_keywords(options))
-    row_text = unicodedata.normalize("NFKC", row_text).casefold()
+    row_text = fold_case(row_text)
     # The regex tries every keyword at every position (their word-boundary lookarounds keep
     # re from skipping ahead): a substring test per keyword first, ~10x cheaper, lets through
     # every row the regex could accept.

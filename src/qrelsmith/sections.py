@@ -8,7 +8,6 @@ one C-level ``itertext`` pass over a marked tree: no per-element Python loop.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -16,8 +15,9 @@ from functools import lru_cache
 from lxml import etree
 
 from . import patterns
+from .config import BuildOptions
 from .models import ExcludedSection, Section
-from .text import fold_space, strip_numbering
+from .text import fold_space, folded_words, strip_numbering
 
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
@@ -85,7 +85,7 @@ def _exclusion_regexes(
 
 def exclusion_pattern(heading: str, excluded: Sequence[str]) -> str | None:
     """The first excluded-heading pattern that matches ``heading``, if any."""
-    normalized = strip_numbering(fold_space(unicodedata.normalize("NFKC", heading)).casefold())
+    normalized = strip_numbering(folded_words(heading))
     anyone, each = _exclusion_regexes(tuple(excluded))
     if not anyone.match(normalized):
         return None
@@ -184,23 +184,22 @@ def marked_text(
 def split_sections(
     root: etree._Element,
     article_id: str,
-    level: int = patterns.SECTION_LEVEL,
-    excluded_patterns: Sequence[str] = patterns.EXCLUDED_HEADINGS,
-    drop_tags: Sequence[str] = patterns.DROP_TAGS,
+    options: BuildOptions,
     anchors: bool = True,
-    link_only_density: float = patterns.LINK_ONLY_DENSITY,
 ) -> tuple[list[Section], list[ExcludedSection]]:
-    """Split ``root`` at headings of ``level``; returns (corpus sections, excluded sections).
+    """Split ``root`` at headings of ``options.section_level``; returns (corpus sections,
+    excluded sections).
 
-    A section is excluded by its heading (``excluded_patterns``) or, when at least
-    ``link_only_density`` of its text is the text of links to other pages (0 turns this off),
-    as link-only (see ``link_density``).
+    A section is excluded by its heading (``options.excluded_headings``) or, when at least
+    ``options.link_only_density`` of its text is the text of links to other pages (0 turns
+    this off), as link-only (see ``link_density``); the ``options.drop_tags`` add no text.
 
     The marked text is read in one pass and its marker stream walked: the Python loop runs
     per heading and id, not per element. ``anchors=False`` leaves element ids out (the
     sections get no ``anchors``): only a quick-reference table's links need them.
     """
-    parts = _TOKENS.split(marked_text(root, drop_tags, anchors))
+    level, link_only_density = options.section_level, options.link_only_density
+    parts = _TOKENS.split(marked_text(root, options.drop_tags, anchors))
     opened: list[_Open] = []
     current: _Open | None = None
     pending_ids: list[str] = []  # ids since the last text: they belong to the next heading
@@ -251,7 +250,7 @@ def split_sections(
     excluded: list[ExcludedSection] = []
     for item in opened:
         section_id = f"{article_id}#{item.index}"
-        pattern = exclusion_pattern(item.heading, excluded_patterns)
+        pattern = exclusion_pattern(item.heading, options.excluded_headings)
         if pattern is not None:
             excluded.append(ExcludedSection(id=section_id, heading=item.heading, pattern=pattern))
             continue

@@ -1,4 +1,10 @@
-"""Text normalisation shared by the stages: whitespace folding and the comparison key."""
+"""Text normalisation shared by the stages: whitespace folding and the comparison forms.
+
+Every comparison of text starts from ``fold_case`` (NFKC, so full-width letters and digits
+meet their ASCII forms, then case folding); ``comparable`` also drops Latin accents,
+``squashed`` all white space, ``heading_key`` numbering, brackets and edge punctuation. No
+stage normalises text on its own.
+"""
 
 from __future__ import annotations
 
@@ -37,6 +43,21 @@ def text_of(element: Any) -> str:
     return fold_space("".join(element.itertext()))
 
 
+def fold_case(text: str) -> str:
+    """NFKC and case folding: the first step of every comparison ("ＡＢＣ", "abc" -> "abc")."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def folded_words(text: str) -> str:
+    """``fold_case`` with white space folded: how a reviewer's or a header's words compare."""
+    return fold_space(fold_case(text))
+
+
+def squashed(text: str) -> str:
+    """``fold_case`` without any white space: text compared character by character."""
+    return "".join(fold_case(text).split())
+
+
 def strip_numbering(text: str) -> str:
     """``text`` without a leading section number."""
     return _NUMBERING.sub("", text.strip())
@@ -44,8 +65,7 @@ def strip_numbering(text: str) -> str:
 
 def heading_key(text: str) -> str:
     """Comparison key of a heading or reference: NFKC (width), case, numbering, brackets, spaces."""
-    key = unicodedata.normalize("NFKC", text).casefold()
-    key = strip_numbering(key)
+    key = strip_numbering(fold_case(text))
     key = _BRACKETS.sub("", key)
     key = _PUNCTUATION_EDGES.sub("", key)
     return _SPACE.sub("", key)
@@ -78,7 +98,7 @@ def _fold_latin(char: str) -> str:
 
 def comparable(text: str) -> str:
     """NFKC, case-folded, accent-folded text, white space kept: what tokens are read from."""
-    return fold_accents(unicodedata.normalize("NFKC", text).casefold())
+    return fold_accents(fold_case(text))
 
 
 def runs(text: str) -> list[tuple[str, str, str]]:

@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..buildfolder import Build
 from ..export import write_golden_set
 from ..export.jsonl import CORPUS
 from ..files import write_json, write_jsonl, write_text
+from ..labels import named, same_article_count
 from ..models import (
     AuditSample,
     ChangeAction,
@@ -26,7 +28,6 @@ from ..models import (
     PrecisionSummary,
     ReviewSummary,
 )
-from .loading import Build
 from .stats import weighted_proportion
 from .verdicts import Review, Verdict
 
@@ -157,8 +158,8 @@ def correct(
         queries.append(
             query.model_copy(
                 update={
-                    "relevant": {section_id: 2 for section_id in after},
-                    "same_article": article_size - len(after),
+                    "relevant": named(after),
+                    "same_article": same_article_count(article_size, after),
                     "flags": flags,
                 }
             )

@@ -13,11 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..buildfolder import Build
 from ..errors import DataError, UsageError
 from ..files import write_json, write_text
-from .loading import Build
-from .sheet import heading_line
-from .verdicts import VERDICTS, RawVerdict
+from .sheet import VERDICTS, RawVerdict, heading_line
 
 TASKS_FILE = "label-studio.json"
 CONFIG_FILE = "label-studio.xml"

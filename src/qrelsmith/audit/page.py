@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
+from ..buildfolder import Build
 from ..files import write_text
-from ..labels import article_of_qid
+from ..labels import article_of
 from ..models import AuditSample
-from .loading import Build
 from .sheet import COLUMNS, section_number
 
 HTML_FILE = "audit.html"
@@ -59,7 +59,7 @@ def page_data(
     page_rows = []
     for row in rows:
         qid = row["qid"]
-        article = article_of_qid(qid)
+        article = article_of(qid)
         if article not in articles:
             articles[article] = [
                 {"id": r.id, "n": section_number(r.id), "heading": r.heading, "text": r.text}

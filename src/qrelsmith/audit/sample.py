@@ -1,4 +1,4 @@
-"""Draw the audit sample: stratified, seeded, reproducible. Pure functions.
+"""Draw the audit sample: stratified, seeded, reproducible; read ``audit/sample.json`` back.
 
 Rows whose label is most likely wrong are over-represented: labels whose confidence is below
 ``low_confidence`` (any rule), the other fuzzy and order matches, and references naming several
@@ -17,18 +17,26 @@ import hashlib
 import math
 from collections.abc import Mapping, Sequence
 
+from pydantic import ValidationError
+
+from ..buildfolder import Build
+from ..config import AuditOptions
+from ..errors import DataError
+from ..export import AUDIT_FOLDER
+from ..export.jsonl import GOLDEN
+from ..labels import article_of
 from ..models import AuditSample, GoldenQuery, SampledRow, Stratum
-from ..patterns import OVERSAMPLE, PLANNING_PRECISION
+from ..patterns import GUESSED_RULES, OVERSAMPLE, PLANNING_PRECISION
 from .stats import effective_size, wilson_half_width
+
+#: The drawn sample, in ``DIR/audit/``: written last, after the sheets it describes.
+SAMPLE_FILE = "sample.json"
 
 #: Strata, each query in the first that fits it. ``low_confidence``: a label below the
 #: configured confidence, whatever its rule; ``fuzzy``: the other fuzzy and order matches;
 #: ``multi``: several named sections (the seed's missed "A／B" label); ``plain``: one section
 #: found by anchor, exact or contains.
 STRATA: tuple[str, ...] = ("low_confidence", "fuzzy", "multi", "plain")
-
-#: Rules that decide by resemblance rather than by the heading's name: the ``fuzzy`` stratum.
-GUESSED_RULES: tuple[str, ...] = ("fuzzy", "order")
 
 
 def planned_half_width(sample: AuditSample, precision: float = PLANNING_PRECISION) -> float:
@@ -110,19 +118,16 @@ def draw_key(seed: int, qid: str) -> str:
 
 
 def draw_sample(
-    queries: Sequence[GoldenQuery],
-    size: int,
-    seed: int,
-    low_confidence: float,
-    golden_sha256: str = "",
-    oversample: Mapping[str, float] = OVERSAMPLE,
+    queries: Sequence[GoldenQuery], options: AuditOptions, golden_sha256: str = ""
 ) -> AuditSample:
-    """Draw ``size`` queries, stratified and weighted; rows in a seeded random order."""
+    """Draw ``options.size`` queries, stratified by ``options.low_confidence`` and weighted
+    (``options.oversample``); rows in the order ``options.seed`` gives."""
+    size, seed, low_confidence = options.size, options.seed, options.low_confidence
     members: dict[str, list[GoldenQuery]] = {name: [] for name in STRATA}
     for query in queries:
         members[stratum_of(query, low_confidence)].append(query)
     counts = allocate(
-        {name: len(group) for name, group in members.items()}, max(size, 0), oversample
+        {name: len(group) for name, group in members.items()}, max(size, 0), options.oversample
     )
     rows: list[SampledRow] = []
     for name, group in members.items():
@@ -141,3 +146,30 @@ def draw_sample(
         },
         rows=rows,
     )
+
+
+def load_sample(build: Build) -> AuditSample:
+    """Read ``audit/sample.json`` and check it was drawn from this build's golden.jsonl."""
+    path = build.folder / AUDIT_FOLDER / SAMPLE_FILE
+    if not path.is_file():
+        raise DataError(
+            f"no audit sample in {path.parent} (run 'qrelsmith audit sample {build.folder}')"
+        )
+    try:
+        sample = AuditSample.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValidationError as exc:
+        raise DataError(f"{path}: not an audit sample: {exc.errors()[0]['msg']}") from exc
+    if sample.golden_sha256 != build.golden_sha256:
+        raise DataError(
+            f"{path} was drawn from another golden.jsonl (the build changed since): "
+            "draw a new sample"
+        )
+    unknown = [row.qid for row in sample.rows if row.qid not in build.by_qid]
+    if unknown:
+        raise DataError(f"{path}: qid {unknown[0]!r} is not in {GOLDEN}")
+    return sample
+
+
+def articles_of(sample: AuditSample) -> set[str]:
+    """The articles a sample's queries come from."""
+    return {article_of(row.qid) for row in sample.rows}

@@ -1,22 +1,36 @@
-"""The review sheet: one row per sampled query, written as ``audit.csv`` for spreadsheets.
+"""The review sheet: one row per sampled query, written as ``audit.csv`` for spreadsheets,
+and read back with the reviewer's verdicts (``read_csv``).
 
 The same rows feed the HTML page and the Label Studio tasks, and the page exports verdicts in
-these columns, so every verdict file has one shape. Pure except ``write_csv``.
+these columns, so every verdict file has one shape. Pure except ``write_csv`` and
+``read_csv``.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+from ..buildfolder import Build
+from ..errors import DataError, UsageError
 from ..files import atomic_open
-from ..labels import article_of_qid
+from ..labels import article_of
 from ..models import AuditSample, CorpusRecord, GoldenQuery
 from ..patterns import EXCEL_CELL_CHARS, OPENING_CHARS
-from .loading import Build
 
 CSV_FILE = "audit.csv"
+
+#: The reviewer's choices: the label is right; wrong (replace it); partly right (e.g. one of two
+#: sections missing: replace it); the reviewer cannot tell (keep it, flag it).
+VERDICTS: tuple[str, ...] = ("correct", "wrong", "partly", "unsure")
+
+#: Encodings tried for a CSV, in order: Excel's "CSV UTF-8", then Excel's plain "CSV" on a
+#: Japanese Windows, which saves Shift_JIS (cp932).
+CSV_ENCODINGS = ("utf-8-sig", "cp932")
+
 
 #: Columns of audit.csv and of every verdict export, in order. The last three are the reviewer's.
 COLUMNS: tuple[str, ...] = (
@@ -103,7 +117,7 @@ def review_row(build: Build, query: GoldenQuery, stratum: str, weight: float) ->
             f"{heading_line(record)}: {opening(record.text)}" for record in matched
         ),
         "other_headings": "\n".join(heading_line(record) for record in others),
-        "path": query.origin.path or article_of_qid(query.qid),
+        "path": query.origin.path or article_of(query.qid),
         "verdict": "",
         "correct_sections": "",
         "note": "",
@@ -127,3 +141,62 @@ def write_csv(path: Path, rows: Sequence[dict[str, str]]) -> None:
             # cut one short of the limit: neutralise may add a character
             cells = (capped(row.get(column, ""), EXCEL_CELL_CHARS - 1) for column in COLUMNS)
             writer.writerow([neutralise(cell) for cell in cells])
+
+
+@dataclass(frozen=True)
+class RawVerdict:
+    """One reviewer's row as read: where it is, and its cells as text."""
+
+    where: str
+    reviewer: str
+    qid: str
+    verdict: str
+    sections: str | list[str]
+    note: str
+
+
+def _decode(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    for encoding in CSV_ENCODINGS:
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise DataError(f"{path}: not UTF-8 or Shift_JIS text")
+
+
+def read_csv(path: Path) -> list[RawVerdict]:
+    """Rows of a verdict CSV (audit.csv filled in, or the page's export); any of , ; or tab."""
+    text = _decode(path)
+    first_line = text.split("\n", 1)[0]
+    delimiter = max(",;\t", key=first_line.count)
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
+    header = [name.strip().lower() for name in reader.fieldnames or []]
+    missing = [name for name in ("qid", "verdict") if name not in header]
+    if missing:
+        raise DataError(f"{path.name}: line 1: no column {' or '.join(map(repr, missing))}")
+    reader.fieldnames = header
+    rows = []
+    line = reader.line_num
+    for record in reader:
+        where = f"{path.name}: line {line + 1}"
+        line = reader.line_num
+        if None in record:
+            raise DataError(f"{where}: more cells than the header has columns")
+        cells = {key: restore((value or "").strip()) for key, value in record.items()}
+        if not any(cells.values()):
+            continue
+        rows.append(
+            RawVerdict(
+                where=where,
+                reviewer=str(path),
+                qid=cells.get("qid", ""),
+                verdict=cells.get("verdict", ""),
+                sections=cells.get("correct_sections", ""),
+                note=cells.get("note", ""),
+            )
+        )
+    return rows

@@ -1,5 +1,8 @@
 """Read reviewers' verdicts (the sheet, the page's export, Label Studio's export) and check them.
 
+The readers live with their formats (``sheet.read_csv``, ``labelstudio.read_export``); this
+module picks one by suffix and checks what it read.
+
 Every reader yields raw rows naming where they came from; ``check`` turns them into verdicts
 against the sample and the build, and raises DataError naming the first line that does not fit:
 an unknown qid, a bad verdict, a section that is not in the article. Pure except the readers.
@@ -7,47 +10,26 @@ an unknown qid, a bad verdict, a section that is not in the article. Pure except
 
 from __future__ import annotations
 
-import csv
-import io
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..buildfolder import Build
 from ..errors import DataError, UsageError
-from ..labels import article_of_qid
+from ..labels import article_of
 from ..models import AuditSample, CorpusRecord
-from .loading import Build
-from .sheet import restore, section_number
-
-#: The reviewer's choices: the label is right; wrong (replace it); partly right (e.g. one of two
-#: sections missing: replace it); the reviewer cannot tell (keep it, flag it).
-VERDICTS: tuple[str, ...] = ("correct", "wrong", "partly", "unsure")
+from ..text import folded_words
+from .labelstudio import read_export
+from .sheet import VERDICTS, RawVerdict, read_csv, section_number
 
 #: ``correct_sections`` value saying no section of the article answers the query.
 NO_SECTION = "none"
-
-#: Encodings tried for a CSV, in order: Excel's "CSV UTF-8", then Excel's plain "CSV" on a
-#: Japanese Windows, which saves Shift_JIS (cp932).
-CSV_ENCODINGS = ("utf-8-sig", "cp932")
 
 #: Between the sections of a list cell; the items are stripped after the split (white space
 #: around the separator inside the regex made a long run of spaces cost quadratic time).
 _LIST_SPLIT = re.compile(r"\||\r?\n")
 _NUMBERED = re.compile(r"#?(\d+)(?:\s+(.*))?", re.DOTALL)
-
-
-@dataclass(frozen=True)
-class RawVerdict:
-    """One reviewer's row as read: where it is, and its cells as text."""
-
-    where: str
-    reviewer: str
-    qid: str
-    verdict: str
-    sections: str | list[str]
-    note: str
 
 
 @dataclass(frozen=True)
@@ -73,74 +55,24 @@ class Review:
 # --------------------------------------------------------------------------- readers
 
 
-def _decode(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    for encoding in CSV_ENCODINGS:
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise DataError(f"{path}: not UTF-8 or Shift_JIS text")
-
-
-def read_csv(path: Path) -> list[RawVerdict]:
-    """Rows of a verdict CSV (audit.csv filled in, or the page's export); any of , ; or tab."""
-    text = _decode(path)
-    first_line = text.split("\n", 1)[0]
-    delimiter = max(",;\t", key=first_line.count)
-    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
-    header = [name.strip().lower() for name in reader.fieldnames or []]
-    missing = [name for name in ("qid", "verdict") if name not in header]
-    if missing:
-        raise DataError(f"{path.name}: line 1: no column {' or '.join(map(repr, missing))}")
-    reader.fieldnames = header
-    rows = []
-    line = reader.line_num
-    for record in reader:
-        where = f"{path.name}: line {line + 1}"
-        line = reader.line_num
-        if None in record:
-            raise DataError(f"{where}: more cells than the header has columns")
-        cells = {key: restore((value or "").strip()) for key, value in record.items()}
-        if not any(cells.values()):
-            continue
-        rows.append(
-            RawVerdict(
-                where=where,
-                reviewer=str(path),
-                qid=cells.get("qid", ""),
-                verdict=cells.get("verdict", ""),
-                sections=cells.get("correct_sections", ""),
-                note=cells.get("note", ""),
-            )
-        )
-    return rows
+#: Verdict file readers by suffix: the sheet (and the page's export) and Label Studio's export.
+READERS: dict[str, Callable[[Path], list[RawVerdict]]] = {
+    ".csv": read_csv,
+    ".tsv": read_csv,
+    ".txt": read_csv,
+    ".json": read_export,
+}
 
 
 def read_any(path: Path) -> list[RawVerdict]:
     """Read a verdict file with the reader its suffix names (``READERS``)."""
-    from .labelstudio import read_export
-
-    readers: dict[str, Callable[[Path], list[RawVerdict]]] = {
-        ".csv": read_csv,
-        ".tsv": read_csv,
-        ".txt": read_csv,
-        ".json": read_export,
-    }
-    reader = readers.get(path.suffix.lower())
+    reader = READERS.get(path.suffix.lower())
     if reader is None:
         raise UsageError(f"{path}: unknown verdict file type (use .csv or Label Studio's .json)")
     return reader(path)
 
 
 # --------------------------------------------------------------------------- checking
-
-
-def _normal(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def resolve_section(item: str, sections: Sequence[CorpusRecord], where: str, article: str) -> str:
@@ -153,10 +85,10 @@ def resolve_section(item: str, sections: Sequence[CorpusRecord], where: str, art
         section_id = f"{article}#{numbered.group(1)}"
         heading = numbered.group(2)
         if section_id in ids and (
-            heading is None or _normal(heading) == _normal(ids[section_id].heading)
+            heading is None or folded_words(heading) == folded_words(ids[section_id].heading)
         ):
             return section_id
-    same = [record.id for record in sections if _normal(record.heading) == _normal(item)]
+    same = [record.id for record in sections if folded_words(record.heading) == folded_words(item)]
     if len(same) == 1:
         return same[0]
     if len(same) > 1:
@@ -211,7 +143,7 @@ def check(raw_rows: Iterable[RawVerdict], build: Build, sample: AuditSample) -> 
             continue
         if verdict not in VERDICTS:
             raise DataError(f"{raw.where}: bad verdict {raw.verdict!r} (use {', '.join(VERDICTS)})")
-        article = article_of_qid(raw.qid)
+        article = article_of(raw.qid)
         sections = resolve_sections(raw.sections, build.sections_of(raw.qid), raw.where, article)
         label = tuple(build.by_qid[raw.qid].relevant)
         if verdict in ("wrong", "partly") and sections is None:

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ..buildfolder import Build, load_build
 from ..config import Config
 from ..errors import DataError
+from ..export import AUDIT_FOLDER
 from ..files import write_text
 from ..models import AuditSample
-from ..patterns import OVERSAMPLE
 from . import labelstudio
-from .loading import AUDIT_FOLDER, SAMPLE_FILE, Build, articles_of, load_build
 from .page import HTML_FILE, write_page
-from .sample import draw_sample
-from .sheet import CSV_FILE, review_rows, write_csv
-from .verdicts import read_csv
+from .sample import SAMPLE_FILE, articles_of, draw_sample
+from .sheet import CSV_FILE, read_csv, review_rows, write_csv
 
 #: Extra formats ``audit sample --format`` can add to the sheet and the page.
 EXTRA_FORMATS: dict[str, Callable[[Path, Build, Sequence[dict[str, str]]], None]] = {
@@ -48,17 +47,6 @@ def write_audit(build: Build, sample: AuditSample, formats: Sequence[str] = ()) 
     return folder
 
 
-def draw(
-    build: Build,
-    size: int,
-    seed: int,
-    low_confidence: float,
-    oversample: Mapping[str, float] = OVERSAMPLE,
-) -> AuditSample:
-    """Draw a sample of this build."""
-    return draw_sample(build.queries, size, seed, low_confidence, build.golden_sha256, oversample)
-
-
 def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample | None:
     """The sample ``qrelsmith build`` leaves in ``DIR/audit/`` (options from ``[audit]``).
 
@@ -77,6 +65,6 @@ def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample |
             file=sys.stderr,
         )
         return None
-    sample = draw(build, options.size, options.seed, options.low_confidence, options.oversample)
-    write_audit(load_build(build_dir, articles_of(sample)), sample)
+    sample = draw_sample(build.queries, options, build.golden_sha256)
+    write_audit(load_build(build_dir, only_articles=articles_of(sample)), sample)
     return sample

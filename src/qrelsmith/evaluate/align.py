@@ -2,9 +2,9 @@
 
 A chunk ``{"id", "text", "url" or "path"}`` is first tied to its article by path or URL, then
 compared with each of the article's sections (heading + text) by character overlap: both sides
-are NFKC-normalised, lower-cased and stripped of whitespace, and a chunk character counts as
-found in a section when it lies inside a run of SHINGLE characters that also occurs in the
-section. With that:
+are NFKC-normalised, case-folded and stripped of whitespace (``text.squashed``), and a chunk
+character counts as found in a section when it lies inside a run of SHINGLE characters that
+also occurs in the section. With that:
 
 - ``share(s)``  = chunk characters found in section s / chunk characters,
 - ``cover(s)``  = chunk characters found in section s / section characters,
@@ -22,26 +22,26 @@ Queries whose grade-2 sections no chunk takes over are dropped (no target left) 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from ..buildfolder import Build, Qrels
+from ..export import write_regraded
+from ..files import write_json
+from ..labels import NAMED, SAME_ARTICLE, named, named_in
 from ..models import (
     AlignCounts,
     AlignReport,
     AlignResult,
     AlignThresholds,
     ChunkMapping,
+    CorpusRecord,
     UnmappedChunk,
 )
 from ..patterns import COVER_SHARE, MAJORITY_SHARE, MIN_ARTICLE_SHARE, SHINGLE
-from .runs import BuildSet, Qrels
-
-
-def _squash(text: str) -> str:
-    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text).lower())
+from ..text import squashed
 
 
 def _shingles(text: str) -> set[str]:
@@ -60,15 +60,15 @@ def _url_key(url: str) -> str:
     return f"{parts.netloc}{parts.path}" + (f"?{parts.query}" if parts.query else "")
 
 
-def _article_lookup(corpus: Sequence[dict[str, Any]]) -> dict[str, str]:
+def _article_lookup(corpus: Sequence[CorpusRecord]) -> dict[str, str]:
     keys: dict[str, str] = {}
     for record in corpus:
-        article = str(record.get("article_id") or "")
-        for key in (article, record.get("path"), record.get("url")):
+        article = record.article_id
+        for key in (article, record.path, record.url):
             if key:
-                keys[str(key)] = article
-                if "://" in str(key):
-                    keys[_url_key(str(key))] = article
+                keys[key] = article
+                if "://" in key:
+                    keys[_url_key(key)] = article
     return keys
 
 
@@ -93,30 +93,30 @@ def map_chunk(
     chunk_id: str, text: str, article: str, sections: Sequence[tuple[str, str]]
 ) -> ChunkMapping:
     """Overlap of one chunk with the (id, heading + text) sections of its article."""
-    squashed = _squash(text)
-    if not squashed:
+    chunk = squashed(text)
+    if not chunk:
         return ChunkMapping(id=chunk_id, article_id=article, reason="empty text")
-    found_any = bytearray(len(squashed))
+    found_any = bytearray(len(chunk))
     share: dict[str, float] = {}
     cover: dict[str, float] = {}
-    width = min(SHINGLE, len(squashed))
+    width = min(SHINGLE, len(chunk))
     for section_id, section_text in sections:
-        target = _squash(section_text)
+        target = squashed(section_text)
         grams = _shingles(target) if width == SHINGLE else {
             target[i : i + width] for i in range(max(len(target) - width + 1, 0))
         }
-        found = bytearray(len(squashed))
-        for start in range(len(squashed) - width + 1):
-            if squashed[start : start + width] in grams:
+        found = bytearray(len(chunk))
+        for start in range(len(chunk) - width + 1):
+            if chunk[start : start + width] in grams:
                 found[start : start + width] = b"\x01" * width
         count = sum(found)
         if count:
-            share[section_id] = round(count / len(squashed), 4)
+            share[section_id] = round(count / len(chunk), 4)
             cover[section_id] = round(min(count / max(len(target), 1), 1.0), 4)
             for position, hit in enumerate(found):
                 if hit:
                     found_any[position] = 1
-    in_article = sum(found_any) / len(squashed)
+    in_article = sum(found_any) / len(chunk)
     if in_article < MIN_ARTICLE_SHARE:
         return ChunkMapping(
             id=chunk_id, article_id=article, share=share, cover=cover,
@@ -134,29 +134,36 @@ def chunk_grade(mapping: ChunkMapping, section_grades: dict[str, int]) -> int:
         for section in mapping.share
         if mapping.share[section] >= MAJORITY_SHARE or mapping.cover[section] >= COVER_SHARE
     ]
-    return max(grades + [1])
+    return max(grades + [SAME_ARTICLE])
 
 
-def align(build: BuildSet, chunks: Iterable[dict[str, Any]]) -> AlignResult:
+def _chunk_id(chunk: dict[str, Any]) -> str:
+    return clean_id(str(chunk.get("id") or chunk.get("id_") or ""))
+
+
+def _chunk_text(chunk: dict[str, Any]) -> str:
+    return str(chunk.get("text") or chunk.get("page_content") or "")
+
+
+def align(build: Build, chunks: Iterable[dict[str, Any]]) -> AlignResult:
     """Map chunks to sections and write the build's qrels over chunk ids."""
     keys = _article_lookup(build.corpus)
     sections: dict[str, list[tuple[str, str]]] = {}
     for record in build.corpus:
-        sections.setdefault(str(record["article_id"]), []).append(
-            (str(record["id"]), f"{record.get('heading') or ''}\n{record.get('text') or ''}")
+        sections.setdefault(record.article_id, []).append(
+            (record.id, f"{record.heading}\n{record.text}")
         )
     mappings: list[ChunkMapping] = []
     for chunk in chunks:
-        chunk_id = clean_id(str(chunk.get("id") or chunk.get("id_") or ""))
+        chunk_id = _chunk_id(chunk)
         if not chunk_id:
             mappings.append(ChunkMapping(id="", reason="chunk without id"))
             continue
-        text = str(chunk.get("text") or chunk.get("page_content") or "")
         article = find_article(chunk, keys)
         if article is None:
             mappings.append(ChunkMapping(id=chunk_id, reason="url/path matches no article"))
             continue
-        mappings.append(map_chunk(chunk_id, text, article, sections[article]))
+        mappings.append(map_chunk(chunk_id, _chunk_text(chunk), article, sections[article]))
 
     articles = build.article_ids()
     by_article: dict[str, list[ChunkMapping]] = {}
@@ -167,7 +174,7 @@ def align(build: BuildSet, chunks: Iterable[dict[str, Any]]) -> AlignResult:
     dropped: list[str] = []
     for qid, judged in build.qrels.items():
         graded = {m.id: chunk_grade(m, judged) for m in by_article.get(articles[qid], [])}
-        if 2 in graded.values():
+        if NAMED in graded.values():
             qrels[qid] = graded
         else:
             dropped.append(qid)
@@ -175,78 +182,60 @@ def align(build: BuildSet, chunks: Iterable[dict[str, Any]]) -> AlignResult:
 
 
 def chunk_corpus(
-    chunks: Sequence[dict[str, Any]], result: AlignResult, build: BuildSet
-) -> list[dict[str, Any]]:
-    """corpus.jsonl records for every chunk with an id, in the formats.md shape, by article.
+    chunks: Sequence[dict[str, Any]], result: AlignResult, build: Build
+) -> list[CorpusRecord]:
+    """corpus.jsonl records for every chunk with an id, by article.
 
     A chunk that maps to nothing stays in the corpus, unjudged: a run over the chunks
     retrieves it, and it must not then show as "not in the corpus"."""
-    by_id = {str(r["id"]): r for r in build.corpus}
     mappings = {m.id: m for m in result.mappings if m.id}
     records = []
     for chunk in chunks:
-        chunk_id = clean_id(str(chunk.get("id") or chunk.get("id_") or ""))
+        chunk_id = _chunk_id(chunk)
         mapping = mappings.get(chunk_id)
         if mapping is None:
             continue
-        text = str(chunk.get("text") or chunk.get("page_content") or "")
+        text = _chunk_text(chunk)
         if mapping.reason is None and mapping.main_section is not None:
-            section = by_id[mapping.main_section]
-            records.append({
-                "id": chunk_id, "article_id": mapping.article_id, "path": section.get("path"),
-                "url": section.get("url"), "title": section.get("title"),
-                "heading": section.get("heading"), "text": text,
-            })
+            section = build.sections[mapping.main_section]
+            records.append(section.model_copy(update={"id": chunk_id, "text": text}))
             continue
         path, url = chunk.get("path"), chunk.get("url")
-        records.append({
-            "id": chunk_id, "article_id": mapping.article_id or str(path or url or ""),
-            "path": str(path) if path else None, "url": str(url) if url else None,
-            "title": "", "heading": "", "text": text,
-        })
-    records.sort(key=lambda r: str(r["article_id"]))
+        records.append(
+            CorpusRecord(
+                id=chunk_id,
+                article_id=mapping.article_id or str(path or url or ""),
+                path=str(path or ""),
+                url=str(url) if url else None,
+                title="",
+                heading="",
+                text=text,
+            )
+        )
+    records.sort(key=lambda r: r.article_id)
     return records
 
 
 def write_aligned(
-    out: str | Path, build: BuildSet, chunks: Sequence[dict[str, Any]], result: AlignResult
+    out: str | Path, build: Build, chunks: Sequence[dict[str, Any]], result: AlignResult
 ) -> AlignReport:
     """Write corpus.jsonl, golden.jsonl, qrels.trec, queries.tsv, beir/ and align_report.json."""
-    from ..export import beir, trec
-    from ..files import atomic_open, write_json, write_jsonl
-    from ..models import BeirDocument, BeirQuery
-
     folder = Path(out)
     corpus = chunk_corpus(chunks, result, build)
-    order = {str(r["id"]): i for i, r in enumerate(corpus)}
-    rows = [
-        (qid, chunk_id, graded[chunk_id])
-        for qid, graded in result.qrels.items()
-        for chunk_id in sorted(graded, key=lambda c: order.get(c, 0))
-    ]
-    write_jsonl(folder / "corpus.jsonl", corpus)
-    with atomic_open(folder / "qrels.trec") as handle:
-        handle.writelines(trec.QRELS_LINE.format(*row) for row in rows)
-    with atomic_open(folder / "queries.tsv") as handle:
-        for qid in result.qrels:
-            text = re.sub(r"[\t\r\n]", " ", build.queries.get(qid, ""))
-            handle.write(f"{qid}\t{text}\n")
-    beir.write_layout(
-        folder,
-        (BeirDocument(_id=str(r["id"]), title=str(r.get("heading") or ""), text=str(r["text"]))
-         for r in corpus),
-        (BeirQuery(_id=qid, text=build.queries.get(qid, "")) for qid in result.qrels),
-        rows,
-    )
-    golden = []
-    for record in build.golden:
-        if str(record["qid"]) not in result.qrels:
-            continue
-        graded = result.qrels[str(record["qid"])]
-        relevant = {c: 2 for c in sorted(graded, key=lambda c: order.get(c, 0)) if graded[c] == 2}
-        golden.append({**record, "relevant": relevant,
-                       "same_article": sum(1 for g in graded.values() if g == 1)})
-    write_jsonl(folder / "golden.jsonl", golden)
+    order = {record.id: i for i, record in enumerate(corpus)}
+    queries = []
+    rows = []
+    for qid, graded in result.qrels.items():
+        ranked = sorted(graded, key=lambda c: order.get(c, 0))
+        rows += [(qid, chunk_id, graded[chunk_id]) for chunk_id in ranked]
+        query = build.by_qid.get(qid)
+        if query is not None:
+            relevant = named_in({chunk_id: graded[chunk_id] for chunk_id in ranked})
+            queries.append(query.model_copy(update={
+                "relevant": named(relevant),
+                "same_article": sum(1 for g in graded.values() if g == SAME_ARTICLE),
+            }))
+    write_regraded(folder, corpus, queries, rows)
     unmapped = [m for m in result.mappings if m.reason is not None]
     report = AlignReport(
         rule="grade = highest grade of the sections with share >= MAJORITY_SHARE or "

@@ -1,9 +1,10 @@
 """A character n-gram baseline retriever: BM25 or TF-IDF over the corpus sections.
 
-Text is NFKC-normalised and lower-cased, then cut into character n-grams (2 and 3 by default),
-so Japanese, Korean and Chinese need no tokenizer. Counting is scikit-learn's CountVectorizer;
-BM25 weights are computed once on its sparse document-term matrix and a batch of queries is
-scored with one sparse product, so there is no Python loop over documents or terms.
+Text is NFKC-normalised and case-folded (``text.fold_case``), then cut into character n-grams
+(2 and 3 by default), so Japanese, Korean and Chinese need no tokenizer. Counting is
+scikit-learn's CountVectorizer; BM25 weights are computed once on its sparse document-term
+matrix and a batch of queries is scored with one sparse product, so there is no Python loop
+over documents or terms.
 
 Why scikit-learn and not bm25s: it is already a dependency (bm25s would be a new one), its
 ``analyzer="char"`` gives the n-grams directly, and the sparse product is as fast as bm25s at
@@ -13,22 +14,18 @@ this size (a few thousand sections). The BM25 here is Lucene's (idf = ln(1 + (N 
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 from scipy import sparse
 
 from ..config import BaselineOptions
+from ..models import CorpusRecord
+from ..text import fold_case
 from .runs import Run
 
 #: Queries scored per sparse product: bounds the dense score block at BATCH x sections.
 BATCH = 512
-
-
-def normalize(text: str) -> str:
-    """NFKC and lower case: full-width letters and digits fold to their ASCII forms."""
-    return unicodedata.normalize("NFKC", text).lower()
 
 
 def parse_ngrams(value: str) -> tuple[int, int]:
@@ -55,7 +52,7 @@ class CharNgramIndex:
         self._score: Callable[[list[str]], sparse.csr_matrix]
         if options.method == "bm25":
             self._vectorizer: CountVectorizer | TfidfVectorizer = CountVectorizer(
-                analyzer="char", ngram_range=options.ngrams, preprocessor=normalize,
+                analyzer="char", ngram_range=options.ngrams, preprocessor=fold_case,
                 dtype=np.float64,
             )
             counts = sparse.csr_matrix(self._vectorizer.fit_transform(texts), dtype=np.float64)
@@ -64,7 +61,7 @@ class CharNgramIndex:
         elif options.method == "tfidf":
             # sublinear tf and cosine (the rows are L2-normalised): the seed's tfidf_23
             self._vectorizer = TfidfVectorizer(
-                analyzer="char", ngram_range=options.ngrams, preprocessor=normalize,
+                analyzer="char", ngram_range=options.ngrams, preprocessor=fold_case,
                 sublinear_tf=True,
             )
             self._doc_matrix = sparse.csr_matrix(self._vectorizer.fit_transform(texts)).T.tocsr()
@@ -82,7 +79,7 @@ class CharNgramIndex:
             sparse.csr_matrix(self._vectorizer.transform(queries)) @ self._doc_matrix
         )
 
-    def search(self, queries: dict[str, str], k: int) -> Run:
+    def search(self, queries: Mapping[str, str], k: int) -> Run:
         """qid -> top-k (docid, score), best first; documents scoring 0 are left out."""
         run: Run = {}
         qids = list(queries)
@@ -127,11 +124,12 @@ def _bm25_weights(counts: sparse.csr_matrix, k1: float, b: float) -> sparse.csr_
 
 
 def run_baseline(
-    corpus: Sequence[dict[str, object]], queries: dict[str, str], k: int, options: BaselineOptions
+    corpus: Sequence[CorpusRecord], topics: Mapping[str, str], options: BaselineOptions
 ) -> Run:
-    """Index heading + text of every corpus record and retrieve the top k for each query."""
-    doc_ids = [str(record["id"]) for record in corpus]
-    texts = [f"{record.get('heading') or ''}\n{record.get('text') or ''}" for record in corpus]
-    if not doc_ids:
-        return {qid: [] for qid in queries}
-    return CharNgramIndex(doc_ids, texts, options).search(queries, k)
+    """Index heading + text of every section and retrieve the top ``options.k`` for each
+    query of ``topics`` (qid -> text)."""
+    if not corpus:
+        return {qid: [] for qid in topics}
+    doc_ids = [record.id for record in corpus]
+    texts = [f"{record.heading}\n{record.text}" for record in corpus]
+    return CharNgramIndex(doc_ids, texts, options).search(topics, options.k)

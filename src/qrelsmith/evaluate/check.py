@@ -16,13 +16,13 @@ of its signals' weights):
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 from scipy import sparse
 
+from ..buildfolder import Build
+from ..labels import article_of
 from ..matching import HeadingIndex, Target
 from ..models import Signal, Suspect
 from ..patterns import (
@@ -31,19 +31,21 @@ from ..patterns import (
     CONTENT_RUN,
     DEMONSTRATIVES,
     DUPLICATE_COSINE,
+    DUPLICATE_NGRAMS,
+    GUESSED_RULES,
     HANGUL_PARTICLES,
     LOW_CONFIDENCE,
     NEAR_TIE_MARGIN,
     STOPWORDS,
 )
-from ..text import heading_key
-from .runs import BuildSet, Run, article_of
+from ..text import fold_case, heading_key
+from .runs import Run
 
 _CJK_WORD = re.compile(r"^[\u3040-\u30ff\u4e00-\u9fff]+$")
 
 
 def _normalize(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).lower().strip()
+    return fold_case(text).strip()
 
 
 def _bare(text: str) -> str:
@@ -76,7 +78,9 @@ def duplicate_pairs(queries: dict[str, str]) -> list[tuple[str, str, float]]:
     qids = list(queries)
     if len(qids) < 2:
         return []
-    vectorizer = TfidfVectorizer(analyzer="char", ngram_range=(2, 3), preprocessor=_bare)
+    vectorizer = TfidfVectorizer(
+        analyzer="char", ngram_range=DUPLICATE_NGRAMS, preprocessor=_bare
+    )
     try:
         matrix = sparse.csr_matrix(vectorizer.fit_transform([queries[q] for q in qids]))
     except ValueError:  # every query shorter than two characters
@@ -88,9 +92,6 @@ def duplicate_pairs(queries: dict[str, str]) -> list[tuple[str, str, float]]:
             pairs.append((qids[i], qids[j], float(min(value, 1.0))))
     return pairs
 
-
-#: Rules whose label rests on resemblance: the ones a near-tie can put in doubt.
-GUESSED_RULES = ("fuzzy", "order")
 
 
 def heading_index(sections: Sequence[tuple[str, str]]) -> HeadingIndex:
@@ -112,22 +113,19 @@ def section_similarities(reference: str, index: HeadingIndex) -> list[float]:
 
 
 def check_build(
-    build: BuildSet, run: Run, *, low_confidence: float = LOW_CONFIDENCE
+    build: Build, run: Run, *, low_confidence: float = LOW_CONFIDENCE
 ) -> list[Suspect]:
     """Suspect queries of ``build``, most suspicious first (ties by qid)."""
-    doc_article = {str(r["id"]): str(r.get("article_id") or article_of(str(r["id"])))
-                   for r in build.corpus}
+    doc_article = {r.id: r.article_id or article_of(r.id) for r in build.corpus}
     sections: dict[str, list[tuple[str, str]]] = {}
     for record in build.corpus:
-        sections.setdefault(doc_article[str(record["id"])], []).append(
-            (str(record["id"]), str(record["heading"]))
-        )
+        sections.setdefault(doc_article[record.id], []).append((record.id, record.heading))
     indexes: dict[str, HeadingIndex] = {}
-    golden: dict[str, dict[str, Any]] = {str(r["qid"]): r for r in build.golden}
     articles = build.article_ids()
-    signals: dict[str, list[Signal]] = {qid: [] for qid in build.queries}
+    topics = build.topics
+    signals: dict[str, list[Signal]] = {qid: [] for qid in topics}
 
-    for qid in build.queries:
+    for qid in topics:
         hits = run.get(qid) or []
         if hits:
             top = hits[0][0]
@@ -135,20 +133,20 @@ def check_build(
             own = articles.get(qid, article_of(qid))
             if top_article != own:
                 signals[qid].append(Signal(kind="other-article", detail=f"top hit {top}"))
-        if has_no_content(build.queries[qid]):
+        if has_no_content(topics[qid]):
             signals[qid].append(Signal(kind="no-content",
                                        detail="no content word out of context"))
-        record = golden.get(qid) or {}
-        rule = record.get("match")
-        confidence = float(record.get("confidence") or 0.0)
-        if record and confidence < low_confidence:
+        query = build.by_qid.get(qid)
+        if query is None:
+            continue
+        if query.confidence < low_confidence:
             signals[qid].append(Signal(kind="low-confidence",
-                                       detail=f"confidence {confidence:.2f} ({rule})"))
-        if rule in GUESSED_RULES:
+                                       detail=f"confidence {query.confidence:.2f} ({query.match})"))
+        if query.match in GUESSED_RULES:
             article = articles.get(qid, "")
             if article not in indexes:
                 indexes[article] = heading_index(sections.get(article, []))
-            reference = str(record.get("source", "")).partition(":")[2]
+            reference = query.source.partition(":")[2]
             ranked = section_similarities(reference, indexes[article])
             if len(ranked) >= 2 and ranked[0] - ranked[1] < NEAR_TIE_MARGIN:
                 signals[qid].append(Signal(
@@ -156,12 +154,12 @@ def check_build(
                     detail=f"best headings {ranked[0]:.2f} and {ranked[1]:.2f}",
                 ))
 
-    for first, second, cosine in duplicate_pairs(build.queries):
+    for first, second, cosine in duplicate_pairs(topics):
         signals[first].append(Signal(kind="duplicate", detail=f"{second} ({cosine:.2f})"))
         signals[second].append(Signal(kind="duplicate", detail=f"{first} ({cosine:.2f})"))
 
     suspects = [
-        Suspect(qid=qid, query=build.queries[qid], signals=found,
+        Suspect(qid=qid, query=topics[qid], signals=found,
                 suspicion=round(float(np.sum([CHECK_WEIGHTS[s.kind] for s in found])), 3))
         for qid, found in signals.items() if found
     ]

@@ -10,10 +10,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..buildfolder import Qrels
 from ..config import EvalOptions
 from ..models import EvalReport, MeasureSummary, PairedComparison
 from .measures import MeasureSpec, per_query
-from .runs import Qrels, Run
+from .runs import Run
 from .statistics import (
     bootstrap_intervals,
     cluster_bootstrap_intervals,

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 import ir_measures
 
+from ..buildfolder import Qrels
 from ..config import Gains
 from ..errors import UsageError
-from .runs import Qrels, Run
+from .runs import Run
 
 _CONTEXT_PRECISION = re.compile(r"^(?:CP|ContextPrecision)(?:\(rel=(\d+)\))?@(\d+)$")
 

@@ -62,11 +62,6 @@ def bootstrap_intervals(values: ArrayLike, samples: int, seed: int) -> list[Inte
     return _intervals(x, bootstrap_means(x, samples, seed))
 
 
-def bootstrap_interval(values: ArrayLike, samples: int, seed: int) -> Interval:
-    """Mean of one column of per-query values and its 95 % percentile bootstrap interval."""
-    return bootstrap_intervals(np.asarray(values, dtype=np.float64).ravel(), samples, seed)[0]
-
-
 def cluster_bootstrap_means(
     values: ArrayLike, clusters: Sequence[str], samples: int, seed: int
 ) -> NDArray[np.float64]:
@@ -100,14 +95,6 @@ def cluster_bootstrap_intervals(
     return _intervals(x, cluster_bootstrap_means(x, clusters, samples, seed))
 
 
-def cluster_bootstrap_interval(
-    values: ArrayLike, clusters: Sequence[str], samples: int, seed: int
-) -> Interval:
-    """Mean and 95 % interval of one column when articles are the resampled unit."""
-    column = np.asarray(values, dtype=np.float64).ravel()
-    return cluster_bootstrap_intervals(column, clusters, samples, seed)[0]
-
-
 def permutation_p_values(diffs: ArrayLike, rounds: int, seed: int) -> NDArray[np.float64]:
     """Per column, two-sided sign-flip permutation test of mean(diffs) = 0.
 
@@ -129,12 +116,6 @@ def permutation_p_values(diffs: ArrayLike, rounds: int, seed: int) -> NDArray[np
         # the tolerance keeps the observed arrangement itself counted despite rounding
         extreme += np.count_nonzero(flipped >= observed - TIE_TOLERANCE, axis=0)
     return (extreme + 1) / (rounds + 1)
-
-
-def permutation_p_value(diffs: ArrayLike, rounds: int, seed: int) -> float:
-    """Two-sided sign-flip permutation p-value of one column of differences."""
-    return float(permutation_p_values(np.asarray(diffs, dtype=np.float64).ravel(), rounds,
-                                      seed)[0])
 
 
 def paired_comparisons(
@@ -176,22 +157,3 @@ def paired_comparisons(
             losses=int(np.count_nonzero(diff < -TIE_TOLERANCE)),
         ))
     return results
-
-
-def paired_comparison(
-    measure: str,
-    run_a: str,
-    run_b: str,
-    values_a: ArrayLike,
-    values_b: ArrayLike,
-    *,
-    samples: int,
-    rounds: int,
-    seed: int,
-    clusters: Sequence[str] | None = None,
-) -> PairedComparison:
-    """B - A for one measure (see ``paired_comparisons``)."""
-    a = np.asarray(values_a, dtype=np.float64).ravel()
-    b = np.asarray(values_b, dtype=np.float64).ravel()
-    return paired_comparisons([measure], run_a, run_b, a, b, samples=samples, rounds=rounds,
-                              seed=seed, clusters=clusters)[0]

@@ -13,10 +13,14 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from ..errors import UsageError
-from ..files import read_jsonl
-from ..models import Problem
-from .runs import iter_lines, read_queries_tsv
+from ..buildfolder import read_corpus, read_golden, read_records, read_topics
+from ..errors import DataError, UsageError
+from ..export import beir as beir_files
+from ..export.jsonl import CORPUS, GOLDEN
+from ..export.trec import QRELS, QUERIES
+from ..files import iter_lines
+from ..labels import NAMED, named_in
+from ..models import BeirDocument, BeirQuery, Problem
 
 #: Problems of one kind listed one by one before they are summarised as "... and N more".
 MAX_PER_KIND = 20
@@ -56,7 +60,7 @@ def _beir_rows(path: Path, problems: list[Problem]) -> list[tuple[str, str, int]
     for number, line in iter_lines(path):
         if number == 1:
             if line.split("\t") != ["query-id", "corpus-id", "score"]:
-                problems.append(Problem(kind="beir", file="beir/qrels/test.tsv", line=1,
+                problems.append(Problem(kind="beir", file=beir_files.QRELS, line=1,
                                         message="header is not 'query-id<TAB>corpus-id<TAB>score'"))
             continue
         if not line:
@@ -65,7 +69,7 @@ def _beir_rows(path: Path, problems: list[Problem]) -> list[tuple[str, str, int]
         try:
             rows.append((parts[0], parts[1], int(parts[2])))
         except (IndexError, ValueError):
-            problems.append(Problem(kind="beir", file="beir/qrels/test.tsv", line=number,
+            problems.append(Problem(kind="beir", file=beir_files.QRELS, line=number,
                                     message=f"expected 'qid<TAB>docid<TAB>grade': {line!r}"))
     return rows
 
@@ -76,20 +80,28 @@ def validate_build(root: str | Path) -> list[Problem]:
     if not folder.is_dir():
         raise UsageError(f"{folder} is not a build folder")
     problems: list[Problem] = []
-    for name in ("corpus.jsonl", "qrels.trec", "queries.tsv"):
+    for name in (CORPUS, QRELS, QUERIES):
         if not (folder / name).exists():
             problems.append(Problem(kind="missing", file=name, message=f"{name} is missing"))
     if problems:
         return problems
-
-    corpus_ids: list[str] = [str(r.get("id")) for r in read_jsonl(folder / "corpus.jsonl")]
-    queries = read_queries_tsv(folder / "queries.tsv")
-    rows = _read_qrels_rows(folder / "qrels.trec", problems)
-    for name, empty in (("corpus.jsonl", not corpus_ids), ("queries.tsv", not queries)):
+    # A record that does not fit its model is the one problem listed: nothing else can be
+    # checked against that file.
+    try:
+        corpus_ids = [record.id for record in read_corpus(folder / CORPUS)]
+    except DataError as exc:
+        return [Problem(kind="format", file=CORPUS, message=str(exc))]
+    try:
+        golden = read_golden(folder / GOLDEN) if (folder / GOLDEN).exists() else None
+    except DataError as exc:
+        return [Problem(kind="format", file=GOLDEN, message=str(exc))]
+    queries = read_topics(folder / QUERIES)
+    rows = _read_qrels_rows(folder / QRELS, problems)
+    for name, empty in ((CORPUS, not corpus_ids), (QUERIES, not queries)):
         if empty:  # nothing to evaluate against: such a set measures nothing
             problems.append(Problem(kind="empty", file=name, message=f"{name} is empty"))
 
-    for name, ids in (("corpus.jsonl", corpus_ids), ("queries.tsv", list(queries))):
+    for name, ids in ((CORPUS, corpus_ids), (QUERIES, list(queries))):
         for value, count in Counter(ids).items():
             if count > 1:
                 problems.append(Problem(kind="duplicate", file=name,
@@ -104,37 +116,35 @@ def validate_build(root: str | Path) -> list[Problem]:
     seen_pairs: set[tuple[str, str]] = set()
     for number, qid, docid, grade in rows:
         if (qid, docid) in seen_pairs:
-            problems.append(Problem(kind="duplicate", file="qrels.trec", line=number,
+            problems.append(Problem(kind="duplicate", file=QRELS, line=number,
                                     message=f"{qid} {docid} is judged twice"))
         seen_pairs.add((qid, docid))
         if qid not in queries:
-            problems.append(Problem(kind="unknown-query", file="qrels.trec", line=number,
+            problems.append(Problem(kind="unknown-query", file=QRELS, line=number,
                                     message=f"query {qid} is not in queries.tsv"))
         if docid not in corpus_set:
-            problems.append(Problem(kind="unknown-doc", file="qrels.trec", line=number,
+            problems.append(Problem(kind="unknown-doc", file=QRELS, line=number,
                                     message=f"document {docid} is not in corpus.jsonl"))
         grade2.setdefault(qid, set())
-        if grade == 2:
+        if grade == NAMED:
             grade2[qid].add(docid)
     for qid in queries:
         if not grade2.get(qid):
-            problems.append(Problem(kind="no-target", file="qrels.trec",
-                                    message=f"query {qid} has no grade-2 document"))
+            problems.append(Problem(kind="no-target", file=QRELS,
+                                    message=f"query {qid} has no grade-{NAMED} document"))
 
-    golden_path = folder / "golden.jsonl"
-    if golden_path.exists():
-        golden = {str(r.get("qid")): r for r in read_jsonl(golden_path)}
-        if set(golden) != set(queries):
-            extra = sorted(set(golden) ^ set(queries))
-            problems.append(Problem(kind="golden", file="golden.jsonl",
-                                    message=f"query ids differ from queries.tsv: {extra[:5]}"))
-        for qid, record in golden.items():
-            relevant = {d for d, g in (record.get("relevant") or {}).items() if g == 2}
-            if qid in grade2 and relevant != grade2[qid]:
-                problems.append(Problem(kind="golden", file="golden.jsonl",
-                                        message=f"{qid}: relevant differs from qrels' grade 2"))
+    if golden is not None:
+        by_qid = {query.qid: query for query in golden}
+        if set(by_qid) != set(queries):
+            extra = sorted(set(by_qid) ^ set(queries))
+            problems.append(Problem(kind="golden", file=GOLDEN,
+                                    message=f"query ids differ from {QUERIES}: {extra[:5]}"))
+        for qid, query in by_qid.items():
+            if qid in grade2 and set(named_in(query.relevant)) != grade2[qid]:
+                problems.append(Problem(kind="golden", file=GOLDEN, message=f"{qid}: relevant "
+                                        f"differs from qrels' grade {NAMED}"))
 
-    beir = folder / "beir"
+    beir = folder / beir_files.FOLDER
     if beir.is_dir():
         problems += _check_beir(beir, corpus_ids, queries, rows)
     return _cap(problems)
@@ -147,10 +157,11 @@ def _check_beir(
     rows: list[tuple[int, str, str, int]],
 ) -> list[Problem]:
     problems: list[Problem] = []
+    root = beir.parent
     parts = {
-        "corpus": beir / "corpus.jsonl",
-        "queries": beir / "queries.jsonl",
-        "qrels": beir / "qrels" / "test.tsv",
+        "corpus": root / beir_files.CORPUS,
+        "queries": root / beir_files.QUERIES,
+        "qrels": root / beir_files.QRELS,
     }
     for path in parts.values():
         if not path.exists():
@@ -158,18 +169,21 @@ def _check_beir(
                                     message="missing while beir/ exists"))
     if problems:
         return problems
-    beir_ids = [str(r.get("_id")) for r in read_jsonl(parts["corpus"])]
+    try:
+        beir_ids = [r.id for r in read_records(parts["corpus"], BeirDocument)]
+        beir_queries = {r.id: r.text for r in read_records(parts["queries"], BeirQuery)}
+    except DataError as exc:
+        return [Problem(kind="beir", file=beir_files.FOLDER, message=str(exc))]
     if beir_ids != corpus_ids:
-        problems.append(Problem(kind="beir", file="beir/corpus.jsonl",
-                                message="ids differ from corpus.jsonl (set or order)"))
-    beir_queries = {str(r.get("_id")): str(r.get("text")) for r in read_jsonl(parts["queries"])}
+        problems.append(Problem(kind="beir", file=beir_files.CORPUS,
+                                message=f"ids differ from {CORPUS} (set or order)"))
     if beir_queries != queries:
-        problems.append(Problem(kind="beir", file="beir/queries.jsonl",
-                                message="queries differ from queries.tsv"))
+        problems.append(Problem(kind="beir", file=beir_files.QUERIES,
+                                message=f"queries differ from {QUERIES}"))
     trec_rows = [(qid, docid, grade) for _, qid, docid, grade in rows]
     if _beir_rows(parts["qrels"], problems) != trec_rows:
-        problems.append(Problem(kind="beir", file="beir/qrels/test.tsv",
-                                message="rows differ from qrels.trec"))
+        problems.append(Problem(kind="beir", file=beir_files.QRELS,
+                                message=f"rows differ from {QRELS}"))
     return problems
 
 

@@ -12,7 +12,7 @@ article-id order. Both paths use the same line renderers, so they write the same
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, NamedTuple
@@ -22,6 +22,10 @@ from ..files import atomic_open_bytes
 from ..labels import sections_by_article
 from ..models import CorpusRecord, GoldenQuery, Report
 from . import beir, jsonl, trec
+
+#: The folder of a build that holds its audit sample (written by ``audit/``; a build's own
+#: entry, replaced by each build).
+AUDIT_FOLDER = "audit"
 
 Exporter = Callable[[Path, Sequence[CorpusRecord], Sequence[GoldenQuery]], None]
 
@@ -131,6 +135,23 @@ def write_golden_set(
     folder = Path(out_dir)
     for write in EXPORTERS.values():
         write(folder, corpus, queries)
+
+
+def write_regraded(
+    out_dir: str | Path,
+    corpus: Sequence[CorpusRecord],
+    queries: Sequence[GoldenQuery],
+    rows: Iterable[tuple[str, str, int]],
+) -> None:
+    """A golden set graded elsewhere (``align``'s chunks): corpus.jsonl, golden.jsonl and
+    queries.tsv as a build writes them; qrels.trec and beir/ from the (qid, docid, grade)
+    ``rows``."""
+    folder, graded = Path(out_dir), list(rows)
+    jsonl.write_corpus(folder, corpus)
+    jsonl.write_golden(folder, corpus, queries)
+    trec.write_queries_tsv(folder, corpus, queries)
+    trec.write_qrels_rows(folder, graded)
+    beir.write_layout(folder, corpus, queries, graded)
 
 
 def write_build(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .. import files
 from ..files import atomic_open
-from ..labels import sections_by_article
+from ..labels import qrels_rows, sections_by_article
 from ..models import BeirDocument, BeirQuery, CorpusRecord, GoldenQuery
 from .trec import graded_lines
 
@@ -55,29 +55,21 @@ def write_beir(
     folder: Path, corpus: Sequence[CorpusRecord], queries: Sequence[GoldenQuery]
 ) -> None:
     """Sections as documents (title = heading), queries, and the graded qrels as the test split."""
-    by_article = sections_by_article(corpus)
-    for name, header, lines in (
-        (CORPUS, "", document_lines),
-        (QUERIES, "", query_lines),
-        (QRELS, QRELS_HEADER, qrels_lines),
-    ):
-        with atomic_open(folder / name) as handle:
-            handle.write(header)
-            handle.writelines(lines(corpus, queries, by_article))
+    write_layout(folder, corpus, queries, qrels_rows(queries, sections_by_article(corpus)))
 
 
 def write_layout(
     folder: Path,
-    documents: Iterable[BeirDocument],
-    queries: Iterable[BeirQuery],
-    qrels: Iterable[tuple[str, str, int]],
+    corpus: Sequence[CorpusRecord],
+    queries: Sequence[GoldenQuery],
+    rows: Iterable[tuple[str, str, int]],
 ) -> None:
-    """The BEIR layout from documents, queries and (query, document, grade) rows made
-    elsewhere (``qrelsmith align``'s chunks)."""
+    """The BEIR layout of these records with (query, document, grade) rows; ``write_beir``
+    grades them by the build's rule, ``align`` by its chunks' overlap."""
     with atomic_open(folder / CORPUS) as handle:
-        handle.writelines(files.dumps(document) + "\n" for document in documents)
+        handle.writelines(document_lines(corpus, queries, {}))
     with atomic_open(folder / QUERIES) as handle:
-        handle.writelines(files.dumps(query) + "\n" for query in queries)
+        handle.writelines(query_lines(corpus, queries, {}))
     with atomic_open(folder / QRELS) as handle:
         handle.write(QRELS_HEADER)
-        handle.writelines(QRELS_LINE.format(*row) for row in qrels)
+        handle.writelines(QRELS_LINE.format(*row) for row in rows)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from ..files import atomic_open
@@ -57,8 +57,13 @@ def write_qrels(
     folder: Path, corpus: Sequence[CorpusRecord], queries: Sequence[GoldenQuery]
 ) -> None:
     """Grades 2 and 1 for every query, as trec_eval, pytrec_eval and ir_measures read them."""
+    write_qrels_rows(folder, qrels_rows(queries, sections_by_article(corpus)))
+
+
+def write_qrels_rows(folder: Path, rows: Iterable[tuple[str, str, int]]) -> None:
+    """qrels.trec from (qid, docid, grade) rows graded elsewhere (``align``'s chunks)."""
     with atomic_open(folder / QRELS) as handle:
-        handle.writelines(qrels_lines(corpus, queries, sections_by_article(corpus)))
+        handle.writelines(QRELS_LINE.format(*row) for row in rows)
 
 
 def write_queries_tsv(

@@ -8,14 +8,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .build import AUDIT_FOLDER, build_to
-from .config import load_config
-from .errors import UsageError
-from .files import StagedFolder
-from .ingest import check_paths
-from .models import AuditSample, Report
-from .parallel import default_workers
-from .progress import Progress
+from ..build import AUDIT_FOLDER, build_to
+from ..errors import UsageError
+from ..files import StagedFolder
+from ..ingest import check_paths
+from ..models import AuditSample, Report
+from ..parallel import default_workers
+from ..progress import Progress
+from .options import FORMATTER, add_config, add_quiet, config_of, positive, say, warn
 
 #: Exit code of a build that wrote its outputs but skipped pages (listed in report.json).
 EXIT_SKIPPED = 3
@@ -48,35 +48,21 @@ def register(subparsers: Any) -> None:
         description="Split HTML articles into sections, turn their quick-reference tables into "
         "queries, match each row's section reference, and write graded qrels.",
         epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=FORMATTER,
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="folder of HTML pages or a file")
     parser.add_argument("--out", "-o", required=True, metavar="DIR", help="output folder")
-    parser.add_argument(
-        "--config", "-c", metavar="TOML", help="TOML options file (README, Configuration)"
-    )
+    add_config(parser)
     parser.add_argument(
         "--workers",
         "-j",
-        type=_positive,
+        type=positive,
         default=None,
         metavar="N",
         help=f"worker processes (default: all cores, here {default_workers()}); 1 runs in-process",
     )
-    parser.add_argument(
-        "--quiet", "-q", action="store_true", help="no progress line, nothing printed on success"
-    )
+    add_quiet(parser, "no progress line, nothing printed on success")
     parser.set_defaults(func=run)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
-    return value
 
 
 def summary(report: Report, out: Path) -> str:
@@ -121,7 +107,7 @@ def check_out(out: Path, paths: list[Path]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build, swap the outputs in whole, print the summary; see EXAMPLES for exit codes."""
-    config = load_config(args.config)
+    config = config_of(args)
     paths = check_paths(args.paths)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -131,16 +117,12 @@ def run(args: argparse.Namespace) -> int:
     samples: list[AuditSample] = []
 
     def add_sample(staged: StagedFolder, report: Report) -> None:
-        from .audit import write_default_sample  # the build's own imports stay lean
-        from .audit.writer import has_verdicts
+        from ..audit import write_default_sample  # the build's own imports stay lean
+        from ..audit.writer import has_verdicts
 
         if has_verdicts(staged.target / AUDIT_FOLDER):
             # A reviewer's verdicts are never overwritten: the previous audit/ stays.
-            print(
-                f"warning: {out / AUDIT_FOLDER / 'audit.csv'} holds verdicts: "
-                "audit sample not redrawn",
-                file=sys.stderr,
-            )
+            warn(f"{out / AUDIT_FOLDER / 'audit.csv'} holds verdicts: audit sample not redrawn")
             staged.carry(AUDIT_FOLDER)
             return
         if not report.counts.queries or config.audit.size <= 0:
@@ -153,22 +135,20 @@ def run(args: argparse.Namespace) -> int:
         out, paths, config, workers=args.workers, progress=progress, finish=add_sample
     )
     if not args.quiet:
-        print(summary(report, out), file=sys.stderr)
+        say(summary(report, out))
         for sample in samples:
-            from .audit.sample import sample_summary
+            from ..audit.sample import sample_summary
 
-            print(
+            say(
                 f"  review: {out / AUDIT_FOLDER / 'audit.html'} or audit.csv; "
-                f"{sample_summary(sample)}",
-                file=sys.stderr,
+                f"{sample_summary(sample)}"
             )
     if report.internal_errors:
         first, count = report.internal_errors[0], len(report.internal_errors)
-        print(
+        say(
             f"error: an internal error (a bug in qrelsmith) cost {count} "
             f"page{'s' if count > 1 else ''}: {first.path}: {first.error}; the other pages "
-            "are built; please report it with report.json's internal_errors",
-            file=sys.stderr,
+            "are built; please report it with report.json's internal_errors"
         )
         return EXIT_INTERNAL
     return EXIT_SKIPPED if report.skipped else 0

@@ -1,8 +1,8 @@
 """Command line: ``qrelsmith build | audit | baseline | eval | check | validate | align``.
 
-Data goes to stdout or files, logs and progress to stderr. Exit codes: 0 ok; 1 a data error
-(a line starting ``error:``); 2 a usage error; ``build`` also 3 (pages skipped) and 4 (pages
-lost to an internal error).
+One module per stage's commands (``build.py``, ``audit.py``, ``evaluate.py``), what they
+share in ``options.py``: a flag reaches the options model there (``override``), and output
+follows one rule (data to stdout, messages to stderr). Exit codes: ``EXIT_CODES``.
 """
 
 from __future__ import annotations
@@ -11,19 +11,24 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import __version__
-from .errors import QrelsmithError
+from ..errors import QrelsmithError
+from ..version import __version__
 
-EPILOG = """exit codes: 0 ok, 1 data error, 2 usage error; build also 3 (written, some pages
-skipped) and 4 (written, some pages lost to a bug in qrelsmith); validate 1 (problems found).
-See 'qrelsmith COMMAND --help' for examples."""
+#: Every exit code ``main`` returns; the top-level --help and README.md list the same ones (a
+#: test checks it). ``build`` alone uses 3 and 4 (``cli.build.EXIT_SKIPPED``, ``EXIT_INTERNAL``).
+EXIT_CODES: tuple[int, ...] = (0, 1, 2, 3, 4, 130)
+EXIT_INTERRUPTED = 130
+
+EPILOG = """exit codes: 0 ok, 1 data error, 2 usage error, 130 interrupted; build also 3
+(written, some pages skipped) and 4 (written, some pages lost to a bug in qrelsmith); validate
+1 (problems found). See 'qrelsmith COMMAND --help' for examples."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser; every subcommand registers itself from its stage's module."""
-    from .audit.commands import register as register_audit
-    from .build_cli import register as register_build
-    from .evaluate.commands import register as register_evaluate
+    from .audit import register as register_audit
+    from .build import register as register_build
+    from .evaluate import register as register_evaluate
 
     parser = argparse.ArgumentParser(
         prog="qrelsmith",
@@ -50,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
     except OSError as exc:  # a full disk, a folder we may not write: the system's own words

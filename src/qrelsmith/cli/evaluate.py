@@ -1,4 +1,4 @@
-"""CLI commands of the evaluation stage: baseline, eval, check, validate, align."""
+"""``qrelsmith baseline | eval | check | validate | align``: the evaluation stage's commands."""
 
 from __future__ import annotations
 
@@ -6,60 +6,40 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from ..config import BaselineOptions, Config, EvalOptions, load_config
+from ..buildfolder import load_build
+from ..config import BaselineOptions, EvalOptions
 from ..errors import DataError, UsageError
+from ..export.jsonl import CORPUS, GOLDEN
+from ..export.trec import QRELS, QUERIES
 from ..files import atomic_open, dumps, read_jsonl
 from ..patterns import CHECK_DEPTH
+from .options import (
+    FORMATTER,
+    add_config,
+    choices,
+    config_of,
+    override,
+    positive,
+    say,
+    warn,
+)
 
 if TYPE_CHECKING:
-    from .runs import BuildSet, Run
+    from ..buildfolder import Build
+    from ..evaluate.runs import Run
 
 # The stages (numpy, scipy, ir_measures, scikit-learn) are imported inside the handlers: every
 # CLI call builds this parser, and `qrelsmith build` should not pay ~0.4 s to import them.
-
-_FORMATTER = argparse.RawDescriptionHelpFormatter
 
 #: The documented defaults, shown in --help (a --config file may change them).
 BASELINE = BaselineOptions()
 EVAL = EvalOptions()
 
-_OptionsT = TypeVar("_OptionsT", BaselineOptions, EvalOptions)
-
-
-def _add_config(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--config", metavar="TOML", help="TOML options file (README, Configuration)"
-    )
-
-
-def _config(args: argparse.Namespace) -> Config:
-    return load_config(getattr(args, "config", None))
-
-
-def _override(options: _OptionsT, args: argparse.Namespace, names: tuple[str, ...]) -> _OptionsT:
-    """``options`` with the flags among ``names`` that were given on the command line."""
-    given = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
-    return options.model_copy(update=given) if given else options
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from exc
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 1 or more")
-    return value
-
-
-def _warn(message: str) -> None:
-    print(f"warning: {message}", file=sys.stderr)
-
 
 def _ngrams(text: str) -> tuple[int, int]:
-    from .baseline import parse_ngrams
+    from ..evaluate.baseline import parse_ngrams
 
     try:
         return parse_ngrams(text)
@@ -69,20 +49,20 @@ def _ngrams(text: str) -> tuple[int, int]:
 
 def handle_baseline(args: argparse.Namespace) -> int:
     """Retrieve the top k sections of every query with the character n-gram baseline."""
-    from .baseline import run_baseline
-    from .runs import load_build, write_run
+    from ..evaluate.baseline import run_baseline
+    from ..evaluate.runs import write_run
 
-    options = _override(_config(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
-    build = load_build(args.dir, need=("corpus",))
-    if not build.queries:
-        raise DataError(f"{args.dir}: no queries.tsv or golden.jsonl")
-    run = run_baseline(build.corpus, build.queries, options.k, options)
+    options = override(config_of(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
+    build = load_build(args.dir, need=(CORPUS,))
+    if not build.topics:
+        raise DataError(f"{args.dir}: no {QUERIES} or {GOLDEN}")
+    run = run_baseline(build.corpus, build.topics, options)
     if args.out == "-":
         write_run(sys.stdout, run, options.tag)
     else:
         with atomic_open(args.out) as handle:
             lines = write_run(handle, run, options.tag)
-        print(f"{len(run)} queries, {lines} lines -> {args.out} ({options.tag})", file=sys.stderr)
+        say(f"{len(run)} queries, {lines} lines -> {args.out} ({options.tag})")
     return 0
 
 
@@ -94,12 +74,12 @@ def _run_names(paths: list[str]) -> list[str]:
     return [p if stems.count(s) > 1 else s for p, s in zip(paths, stems, strict=True)]
 
 
-def _shares_ids(shown: str, run: Run, build: BuildSet, folder: str) -> None:
+def _shares_ids(shown: str, run: Run, build: Build, folder: str) -> None:
     """DataError when a run names none of the build's queries or none of its documents: it
     was made for another build (or other chunks), and would score 0 without saying why."""
     if not any(qid in build.qrels for qid in run):
         raise DataError(
-            f"{shown}: none of its {len(run)} queries is in {folder}/qrels.trec: "
+            f"{shown}: none of its {len(run)} queries is in {folder}/{QRELS}: "
             "a run of another build?"
         )
     if build.corpus:
@@ -107,23 +87,23 @@ def _shares_ids(shown: str, run: Run, build: BuildSet, folder: str) -> None:
         if not retrieved & build.doc_ids:
             raise DataError(
                 f"{shown}: none of its {len(retrieved)} retrieved documents is in "
-                f"{folder}/corpus.jsonl: a run of another build, or of your own chunks "
+                f"{folder}/{CORPUS}: a run of another build, or of your own chunks "
                 "(qrelsmith align maps the labels to them)?"
             )
 
 
 def handle_eval(args: argparse.Namespace) -> int:
     """Score runs with intervals; compare each run with the first."""
-    from .evaluation import evaluate_runs, format_per_query, format_table
-    from .measures import parse_measures
-    from .runs import load_build, read_run
+    from ..evaluate.evaluation import evaluate_runs, format_per_query, format_table
+    from ..evaluate.measures import parse_measures
+    from ..evaluate.runs import read_run
 
     if args.runs.count("-") > 1:
         raise UsageError("only one run can come from stdin")
-    options = _override(_config(args).eval, args, ("seed", "measures", "rel", "gains"))
-    build = load_build(args.dir, need=("qrels",))
+    options = override(config_of(args).eval, args, ("seed", "measures", "rel", "gains"))
+    build = load_build(args.dir, need=(QRELS,))
     if not build.qrels:
-        raise DataError(f"{args.dir}/qrels.trec has no judgements")
+        raise DataError(f"{args.dir}/{QRELS} has no judgements")
     grades = {g for judged in build.qrels.values() for g in judged.values()}
     names = [part for item in options.measures for part in item.split()]
     specs = parse_measures(names, rel=options.rel, gains=options.gains, grades=grades)
@@ -138,7 +118,7 @@ def handle_eval(args: argparse.Namespace) -> int:
         settings={"rel": options.rel, "gains": options.gains},
     )
     for warning in report.warnings:
-        _warn(warning)
+        warn(warning)
     if args.json:
         sys.stdout.write(json.dumps(report.model_dump(mode="json"), ensure_ascii=False,
                                     indent=2) + "\n")
@@ -154,16 +134,17 @@ def handle_eval(args: argparse.Namespace) -> int:
 
 def handle_check(args: argparse.Namespace) -> int:
     """List suspicious queries, most suspicious first."""
-    from .baseline import run_baseline
-    from .check import check_build
-    from .runs import load_build, read_run
+    from ..evaluate.baseline import run_baseline
+    from ..evaluate.check import check_build
+    from ..evaluate.runs import read_run
 
-    config = _config(args)
-    build = load_build(args.dir, need=("corpus",))
+    config = config_of(args)
+    build = load_build(args.dir, need=(CORPUS,))
     if args.run:
         run = read_run(args.run)
     else:
-        run = run_baseline(build.corpus, build.queries, CHECK_DEPTH, config.baseline)
+        depth = config.baseline.model_copy(update={"k": CHECK_DEPTH})
+        run = run_baseline(build.corpus, build.topics, depth)
     suspects = check_build(build, run, low_confidence=config.audit.low_confidence)
     if args.limit:
         suspects = suspects[: args.limit]
@@ -175,7 +156,7 @@ def handle_check(args: argparse.Namespace) -> int:
             reasons = "; ".join(f"{s.kind}: {s.detail}" for s in suspect.signals)
             sys.stdout.write(f"{suspect.suspicion:4.1f}  {suspect.qid}  {suspect.query}  "
                              f"[{reasons}]\n")
-    print(f"{len(suspects)} of {len(build.queries)} queries look suspicious", file=sys.stderr)
+    say(f"{len(suspects)} of {len(build.topics)} queries look suspicious")
     return 0
 
 
@@ -184,7 +165,7 @@ def handle_check(args: argparse.Namespace) -> int:
 
 def handle_validate(args: argparse.Namespace) -> int:
     """Check a build folder; exit 1 listing the problems."""
-    from .validate import format_problem, validate_build
+    from ..evaluate.validate import format_problem, validate_build
 
     problems = validate_build(args.dir)
     for problem in problems:
@@ -192,7 +173,7 @@ def handle_validate(args: argparse.Namespace) -> int:
         sys.stdout.write(line + "\n")
     if problems:
         raise DataError(f"{len(problems)} problems in {args.dir}")
-    print(f"{args.dir}: ok", file=sys.stderr)
+    say(f"{args.dir}: ok")
     return 0
 
 
@@ -206,10 +187,9 @@ def _read_chunks(source: str) -> list[dict[str, Any]]:
 
 def handle_align(args: argparse.Namespace) -> int:
     """Write qrels over the user's chunk ids."""
-    from .align import align, write_aligned
-    from .runs import load_build
+    from ..evaluate.align import align, write_aligned
 
-    build = load_build(args.dir, need=("corpus", "qrels"))
+    build = load_build(args.dir, need=(CORPUS, GOLDEN, QRELS))
     if Path(args.out).resolve() == Path(args.dir).resolve():
         raise UsageError("--out must be another folder than DIR")
     chunks = _read_chunks(args.chunks)
@@ -218,11 +198,10 @@ def handle_align(args: argparse.Namespace) -> int:
     result = align(build, chunks)
     report = write_aligned(args.out, build, chunks, result)
     counts = report.counts
-    print(f"{counts.mapped} of {counts.chunks} chunks mapped; {counts.queries} queries "
-          f"kept, {counts.dropped_queries} dropped (no chunk takes their target) -> "
-          f"{args.out}", file=sys.stderr)
+    say(f"{counts.mapped} of {counts.chunks} chunks mapped; {counts.queries} queries kept, "
+        f"{counts.dropped_queries} dropped (no chunk takes their target) -> {args.out}")
     for item in report.unmapped:
-        _warn(f"chunk {item.id or '(no id)'} maps to nothing: {item.reason}")
+        warn(f"chunk {item.id or '(no id)'} maps to nothing: {item.reason}")
     return 0
 
 
@@ -232,7 +211,7 @@ def handle_align(args: argparse.Namespace) -> int:
 def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     """Add baseline, eval, check, validate and align."""
     p = subparsers.add_parser(
-        "baseline", formatter_class=_FORMATTER,
+        "baseline", formatter_class=FORMATTER,
         help="character n-gram BM25/TF-IDF run over corpus.jsonl",
         description="Retrieve sections for every query of DIR with a character n-gram "
                     "retriever (NFKC, lower case; no tokenizer needed) and write a TREC run.",
@@ -241,9 +220,9 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     )
     p.add_argument("dir", metavar="DIR", help="build folder (corpus.jsonl, queries.tsv)")
     p.add_argument("--out", required=True, metavar="RUN.trec", help="run file, '-' for stdout")
-    p.add_argument("--k", type=_positive, default=None,
+    p.add_argument("--k", type=positive, default=None,
                    help=f"results per query (default: config, {BASELINE.k})")
-    p.add_argument("--method", choices=("bm25", "tfidf"), default=None,
+    p.add_argument("--method", choices=choices(BaselineOptions, "method"), default=None,
                    help=f"bm25 or tfidf (sublinear tf, cosine) (default: config, "
                         f"{BASELINE.method})")
     p.add_argument("--ngrams", type=_ngrams, default=None, metavar="N-M",
@@ -252,11 +231,11 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     p.add_argument("--k1", type=float, default=None,
                    help=f"BM25 k1 (default: config, {BASELINE.k1})")
     p.add_argument("--b", type=float, default=None, help=f"BM25 b (default: config, {BASELINE.b})")
-    _add_config(p)
+    add_config(p)
     p.set_defaults(func=handle_baseline)
 
     p = subparsers.add_parser(
-        "eval", formatter_class=_FORMATTER,
+        "eval", formatter_class=FORMATTER,
         help="score runs with bootstrap intervals and paired tests",
         description="Score TREC runs against DIR/qrels.trec with ir_measures (and Ragas' "
                     "context precision CP@k). Queries of the qrels missing from a run count "
@@ -276,17 +255,18 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     p.add_argument("--rel", type=int, default=None,
                    help="lowest relevant grade for R, P, RR, AP, Success, CP "
                         f"(default: config, {EVAL.rel})")
-    p.add_argument("--gains", choices=("linear", "exp"), default=None,
+    p.add_argument("--gains", choices=choices(EvalOptions, "gains"), default=None,
                    help="nDCG gain of grade g: g (linear, trec_eval) or 2^g-1 (exp) "
                         f"(default: config, {EVAL.gains})")
     p.add_argument("--per-query", action="store_true", help="also print per-query values")
     p.add_argument("--json", action="store_true", help="one JSON document for scripts")
-    p.add_argument("--seed", type=int, default=None, help="resampling seed (default: config)")
-    _add_config(p)
+    p.add_argument("--seed", type=int, default=None,
+                   help=f"resampling seed (default: config, {EVAL.seed})")
+    add_config(p)
     p.set_defaults(func=handle_eval)
 
     p = subparsers.add_parser(
-        "check", formatter_class=_FORMATTER,
+        "check", formatter_class=FORMATTER,
         help="list queries likely mislabelled or unanswerable",
         description="Rank the queries of DIR by suspicion: the top hit is in another article, "
                     "no content word out of context, a near-duplicate in another article, a "
@@ -297,13 +277,13 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     )
     p.add_argument("dir", metavar="DIR", help="build folder")
     p.add_argument("--run", metavar="RUN.trec", help="a run whose top hits to use ('-' stdin)")
-    p.add_argument("--limit", type=_positive, default=None, help="show the first N only")
+    p.add_argument("--limit", type=positive, default=None, help="show the first N only")
     p.add_argument("--json", action="store_true", help="JSON lines instead of a table")
-    _add_config(p)
+    add_config(p)
     p.set_defaults(func=handle_check)
 
     p = subparsers.add_parser(
-        "validate", formatter_class=_FORMATTER,
+        "validate", formatter_class=FORMATTER,
         help="check a build folder before trusting it",
         description="Check that every qrels id exists in the corpus and the queries, no id has "
                     "whitespace, grades are integers, every query has a grade-2 target, and "
@@ -315,7 +295,7 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     p.set_defaults(func=handle_validate)
 
     p = subparsers.add_parser(
-        "align", formatter_class=_FORMATTER,
+        "align", formatter_class=FORMATTER,
         help="carry the qrels over to your own chunks",
         description="Map chunks ({\"id\", \"text\", \"url\" or \"path\"}, as exported from "
                     "LangChain or LlamaIndex) to the sections of their article by character "

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
-from ..config import load_config
+from ..audit.apply import review, write_version
+from ..audit.sample import articles_of, draw_sample, load_sample, sample_summary
+from ..audit.writer import EXTRA_FORMATS, has_verdicts, write_audit
+from ..buildfolder import load_build
+from ..config import AuditOptions
 from ..errors import UsageError
-from .apply import review, write_version
-from .loading import AUDIT_FOLDER, articles_of, load_build, load_sample
-from .sample import sample_summary
-from .writer import EXTRA_FORMATS, draw, has_verdicts, write_audit
+from ..export import AUDIT_FOLDER
+from .options import FORMATTER, add_config, config_of, override, positive, say
+
+#: The documented defaults, shown in --help (a --config file may change them).
+AUDIT = AuditOptions()
 
 SAMPLE_EPILOG = """example:
   qrelsmith audit sample out --size 60 --seed 7
@@ -50,7 +54,7 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         help="review a sample of the labels by hand and apply the verdicts",
         description="Review a sample of the labels by hand and apply the verdicts.",
         epilog="example:\n  qrelsmith audit sample out && qrelsmith audit apply out verdicts.csv",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=FORMATTER,
     )
     commands = audit.add_subparsers(dest="audit_command", metavar="SUBCOMMAND", required=True)
 
@@ -59,12 +63,14 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         help="draw a stratified sample and write the review sheet and page",
         description="Draw a seeded, stratified sample of a build's queries for review.",
         epilog=SAMPLE_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=FORMATTER,
     )
     sample.add_argument("dir", type=Path, metavar="DIR", help="a build folder")
-    sample.add_argument("--size", type=int, help="queries to sample (default: config, 40)")
-    sample.add_argument("--seed", type=int, help="random seed (default: config, 0)")
-    sample.add_argument("--config", type=Path, help="TOML config whose [audit] table applies")
+    sample.add_argument(
+        "--size", type=positive, help=f"queries to sample (default: config, {AUDIT.size})"
+    )
+    sample.add_argument("--seed", type=int, help=f"random seed (default: config, {AUDIT.seed})")
+    add_config(sample, "its [audit] table")
     sample.add_argument(
         "--format",
         action="append",
@@ -82,16 +88,9 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         help="print label precision and write a corrected version",
         description="Read verdicts, print label precision, write a corrected golden set.",
         epilog=APPLY_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=FORMATTER,
     )
-    apply.add_argument("dir", type=Path, metavar="DIR", help="the build folder that was sampled")
-    apply.add_argument(
-        "verdicts",
-        type=Path,
-        nargs="+",
-        metavar="VERDICTS",
-        help="the sheet, the page's CSV export, or Label Studio's JSON export",
-    )
+    _add_sampled_build(apply, "the sheet, the page's CSV export, or Label Studio's JSON export")
     apply.add_argument("--dry-run", action="store_true", help="check and print, write no version")
     apply.set_defaults(func=run_apply)
 
@@ -100,24 +99,22 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         help="agreement between reviewers of one sample",
         description="Agreement between reviewers of one sample (kappa, alpha, disagreements).",
         epilog=AGREE_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=FORMATTER,
     )
-    agree.add_argument("dir", type=Path, metavar="DIR", help="the build folder that was sampled")
-    agree.add_argument(
-        "verdicts",
-        type=Path,
-        nargs="+",
-        metavar="VERDICTS",
-        help="two or more verdict files (or one Label Studio export)",
-    )
+    _add_sampled_build(agree, "two or more verdict files (or one Label Studio export)")
     agree.set_defaults(func=run_agree)
+
+
+def _add_sampled_build(parser: argparse.ArgumentParser, verdicts: str) -> None:
+    """DIR and the VERDICTS files read against its sample (apply, agree)."""
+    parser.add_argument("dir", type=Path, metavar="DIR", help="the build folder that was sampled")
+    parser.add_argument("verdicts", type=Path, nargs="+", metavar="VERDICTS", help=verdicts)
 
 
 def run_sample(args: argparse.Namespace) -> int:
     """``audit sample``."""
-    options = load_config(args.config).audit
-    size = options.size if args.size is None else args.size
-    if size < 1:
+    options = override(config_of(args).audit, args, ("size", "seed"))
+    if options.size < 1:  # the config's size may be 0 (a build draws none): a sample needs one
         raise UsageError("--size must be at least 1")
     build = load_build(args.dir, only_articles=())  # the queries; texts once the draw is known
     if not args.force and has_verdicts(build.folder / AUDIT_FOLDER):
@@ -125,16 +122,16 @@ def run_sample(args: argparse.Namespace) -> int:
             f"{build.folder / AUDIT_FOLDER}/audit.csv holds verdicts; "
             "apply them first or pass --force to draw anew"
         )
-    seed = options.seed if args.seed is None else args.seed
-    sample = draw(build, size, seed, options.low_confidence, options.oversample)
-    folder = write_audit(load_build(args.dir, articles_of(sample)), sample, args.format)
-    print(sample_summary(sample))
-    print(f"wrote {folder}/audit.csv and {folder}/audit.html")
+    sample = draw_sample(build.queries, options, build.golden_sha256)
+    texts = load_build(args.dir, only_articles=articles_of(sample))
+    folder = write_audit(texts, sample, args.format)
+    say(sample_summary(sample))
+    say(f"wrote {folder}/audit.csv and {folder}/audit.html")
     return 0
 
 
 def _reviews(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from .verdicts import read_reviews
+    from ..audit.verdicts import read_reviews
 
     build = load_build(args.dir)
     sample = load_sample(build)
@@ -143,7 +140,7 @@ def _reviews(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def run_apply(args: argparse.Namespace) -> int:
     """``audit apply``."""
-    from .agreement import agreement  # numpy: not for every CLI call
+    from ..audit.agreement import agreement  # numpy: not for every CLI call
 
     build, sample, reviews = _reviews(args)
     if len(reviews) > 1:
@@ -157,16 +154,16 @@ def run_apply(args: argparse.Namespace) -> int:
     }
     print(", ".join(f"{n} {action}" for action, n in counts.items()))
     if args.dry_run:
-        print("dry run: nothing written", file=sys.stderr)
+        say("dry run: nothing written")
         return 0
     target = write_version(build, outcome, [str(path) for path in args.verdicts])
-    print(f"wrote {target}")
+    say(f"wrote {target}")
     return 0
 
 
 def run_agree(args: argparse.Namespace) -> int:
     """``audit agree``."""
-    from .agreement import agreement
+    from ..audit.agreement import agreement
 
     _, sample, reviews = _reviews(args)
     if len(reviews) < 2:

@@ -1,0 +1,149 @@
+"""Page results -> report.json: counts, distributions, skipped pages, rejected rows, manifest.
+
+``ReportBuilder.fold`` is the one fold both build drivers run the results through, in
+article-id order: it drops duplicate article ids and keeps one number per section and per
+article, not the records, so its memory stays small on any crawl.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import statistics
+from array import array
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import groupby
+from pathlib import Path
+
+from .config import Config
+from .models import (
+    RULE_ORDER,
+    Counts,
+    InternalError,
+    Manifest,
+    Rejected,
+    Replaced,
+    Report,
+    Skipped,
+)
+from .page_results import PageResult
+from .version import __version__
+
+
+def distribution(values: Sequence[float]) -> dict[str, float]:
+    """min, median, mean (4 decimals) and max of ``values``; zeros when there are none."""
+    if not values:
+        return {"min": 0.0, "median": 0.0, "mean": 0.0, "max": 0.0}
+    return {
+        "min": float(min(values)),
+        "median": float(statistics.median(values)),
+        "mean": round(statistics.fmean(values), 4),
+        "max": float(max(values)),
+    }
+
+
+class ReportBuilder:
+    """Folds page results, in ``PageResult.order``, into the report, dropping duplicates.
+
+    It holds only what the report lists (skipped pages, rejected rows) and one number per
+    section and per article, not the records.
+    """
+
+    def __init__(self) -> None:
+        self.digest = hashlib.sha256()
+        self.skipped: list[Skipped] = []
+        self.internal: list[InternalError] = []
+        self.replaced: list[Replaced] = []
+        self.rejected: list[Rejected] = []
+        self.section_chars = array("q")
+        self.queries_per_article = array("q")
+        self.by_match: Counter[str] = Counter()
+        self.articles = self.excluded = self.excluded_by_links = self.without_table = 0
+        self.rows = 0
+
+    def fold(self, ordered: Iterable[PageResult]) -> Iterator[PageResult]:
+        """The results to write, in article-id order: of pages with the same article id, the
+        first in path order is kept, the others are listed as skipped duplicates (naming the
+        input each came from when they differ)."""
+        for _, group in groupby(ordered, key=lambda r: r.article_id):
+            first, *others = group
+            for other in others:
+                reason = f"duplicate article id (same as {first.path})"
+                if other.source != first.source:  # say which input's page is kept
+                    reason = (
+                        f"duplicate article id: the page in {other.source} is left out, "
+                        f"the one in {first.source} kept"
+                    )
+                self.skipped.append(Skipped(path=other.path, reason=reason))
+            self._count(first)
+            yield first
+
+    def _count(self, page: PageResult) -> None:
+        self.digest.update(f"{page.article_id}\0{page.digest}\n".encode())
+        if page.skipped is not None:
+            self.skipped.append(page.skipped)
+            return
+        if page.internal is not None:
+            self.internal.append(page.internal)
+            return
+        self.articles += 1
+        if page.replaced:
+            self.replaced.append(Replaced(path=page.path, characters=page.replaced))
+        self.excluded += page.excluded
+        self.excluded_by_links += page.excluded_by_links
+        self.rows += page.rows
+        self.without_table += not page.has_table
+        self.section_chars.extend(page.section_chars)
+        if page.has_table:
+            self.queries_per_article.append(len(page.matches))
+        self.by_match.update(page.matches)
+        self.rejected.extend(page.rejected)
+
+    def report(self, config: Config) -> Report:
+        """Counts, distributions, skipped pages, rejected rows and the manifest."""
+        skipped = sorted(self.skipped, key=lambda s: (s.path, s.reason))
+        counts = Counts(
+            articles=self.articles,
+            sections=len(self.section_chars),
+            excluded_sections=self.excluded,
+            excluded_by_links=self.excluded_by_links,
+            articles_without_table=self.without_table,
+            rows=self.rows,
+            queries=sum(self.by_match.values()),
+            rejected=len(self.rejected),
+            skipped=len(skipped),
+            internal_errors=len(self.internal),
+            replaced_characters=sum(r.characters for r in self.replaced),
+            by_match={rule: self.by_match.get(rule, 0) for rule in RULE_ORDER},
+        )
+        lengths = self.section_chars
+        return Report(
+            counts=counts,
+            median_section_chars=float(statistics.median(lengths)) if lengths else 0.0,
+            queries_per_article=distribution(self.queries_per_article),
+            skipped=skipped,
+            internal_errors=list(self.internal),
+            replaced=list(self.replaced),
+            rejected=list(self.rejected),
+            manifest=Manifest(
+                tool="qrelsmith",
+                version=__version__,
+                config=config.model_dump(mode="json"),
+                inputs_sha256=self.digest.hexdigest(),
+            ),
+        )
+
+
+def nothing_built(report: Report, paths: Sequence[Path]) -> str:
+    """The one-line error of a build that yields no article."""
+    inputs = ", ".join(map(str, paths))
+    lost = [(s.path, s.reason) for s in report.skipped]
+    lost += [(e.path, f"internal error: {e.error}") for e in report.internal_errors]
+    if not lost:
+        return f"no article built from {inputs}: no HTML page found there"
+    path, reason = lost[0]
+    pages = f"all {len(lost)} pages" if len(lost) > 1 else "its one page"
+    return (
+        f"no article built from {inputs}: {pages} skipped "
+        f"(first {path}: {reason}); the previous build is left as it was"
+    )
