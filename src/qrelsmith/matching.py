@@ -409,10 +409,12 @@ class HeadingIndex:
             else:
                 low = before[-1] if before else None
                 high = after[0] if after else None
-                results.append(self._in_order(outcome, low, high))
+                results.append(self._in_order(outcome, low, high, options.ambiguity_margin))
         return results
 
-    def _in_order(self, outcome: _Outcome, low: int | None, high: int | None) -> Match:
+    def _in_order(
+        self, outcome: _Outcome, low: int | None, high: int | None, margin: float
+    ) -> Match:
         """One row's match read against the positions of the fixed rows around it."""
         match = outcome.match
 
@@ -454,7 +456,7 @@ class HeadingIndex:
             if score > best.get(target.target_id, (-1.0, target))[0]:
                 best[target.target_id] = (score, target)
         ranked = sorted(best.values(), key=lambda st: (-st[0], st[1].position))
-        if len(ranked) > 1 and ranked[0][0] - ranked[1][0] < patterns.AMBIGUITY_MARGIN:
+        if len(ranked) > 1 and ranked[0][0] - ranked[1][0] < margin:
             return match
         score, target = ranked[0]
         confidence = round(min(score, patterns.MATCH_CONFIDENCE["order_max"]), 4)
