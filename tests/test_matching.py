@@ -274,3 +274,15 @@ def test_order_rejects_a_fuzzy_match_it_contradicts() -> None:
         rows("Instalar el servidor", "configurar caché distribuida en Redis", "Configurar la caché")
     )
     assert results[1].reason in (None, "out-of-order")
+
+
+def test_numbers_are_compared_as_runs_of_digits() -> None:
+    article = page("Sid::P reW2KAccess", "Sid:: Admins", "Sid:: Network", "Migrate v4tov6")
+    assert section_of(article, "Sids::PreW2KAccess") == "Sid::P reW2KAccess"
+    assert match_reference("Migrate v4tov4", article).section_ids == []
+
+
+def test_a_destructor_is_not_its_class() -> None:
+    article = page("CAtlArray::CAtlArray", "CAtlArray:: ~ CAtlArray", "CAtlArray::Add")
+    assert section_of(article, "CAtlArray") == "CAtlArray::CAtlArray"
+    assert section_of(article, "~ CAtlArray") == "CAtlArray:: ~ CAtlArray"

@@ -23,6 +23,7 @@ Every match carries one ``confidence`` in 0-1 (``patterns.CONFIDENCE``).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -61,6 +62,9 @@ class Target:
     position: int = 0
 
 
+_DIGITS = re.compile(r"\d+")
+
+
 class _Form:
     """What a heading or a reference is compared as. The key and tokens serve exact and
     contained matches; the rest is computed when a comparison first needs it (recognising a
@@ -81,8 +85,10 @@ class _Form:
         return frozenset(units(self.text))
 
     @cached_property
-    def digits(self) -> frozenset[str]:
-        return frozenset(t for t in self.tokens if any(ch.isdigit() for ch in t))
+    def digits(self) -> tuple[str, ...]:
+        """The runs of digits, in order: spacing and identifiers split by machine translation
+        ("Sid::P reW2KAccess") keep them."""
+        return tuple(_DIGITS.findall(self.joined))
 
 
 _form = _Form
@@ -510,11 +516,11 @@ def _inside(needle: tuple[str, ...], haystack: tuple[str, ...]) -> bool:
 
 
 def _same_numbers(reference: _Form, heading: _Form) -> bool:
-    """References and headings that differ in a digit-bearing token ("v4tov4" / "v4tov6",
-    "Exited (0)" / "Exited (1)") name different things."""
+    """References and headings whose numbers differ ("v4tov4" / "v4tov6", "Exited (0)" /
+    "Exited (1)") name different things: one's run of numbers must stand in the other's."""
     if not reference.digits or not heading.digits:
         return True
-    return reference.digits <= heading.digits or heading.digits <= reference.digits
+    return _inside(reference.digits, heading.digits) or _inside(heading.digits, reference.digits)
 
 
 def _longest_ordered(items: list[tuple[int, int]]) -> list[int]:

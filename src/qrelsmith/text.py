@@ -76,7 +76,7 @@ def heading_key(text: str) -> str:
 _HIRAGANA = re.compile(r"[\u3040-\u309f]")
 #: One run of a key: a Latin word, or a run of CJK or of Hangul characters.
 _RUN = re.compile(
-    r"(?P<word>\d+(?:\.\d+)+|[0-9a-zA-Z]+(?:_[0-9a-zA-Z]+)*[#+]*)"
+    r"(?P<word>\d+(?:\.\d+)+|~?[0-9a-zA-Z]+(?:_[0-9a-zA-Z]+)*[#+]*)"
     r"|(?P<cjk>[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffー々〆]+)"
     r"|(?P<hangul>[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]+)"
 )
@@ -105,6 +105,8 @@ def runs(text: str) -> list[tuple[str, str, str]]:
     """(kind, run, as written) in order: kind is "word" (Latin/digits), "cjk" or "hangul"; the
     run is case-folded, "as written" keeps the capitals that mark an identifier."""
     written = fold_accents(unicodedata.normalize("NFKC", text))
+    if "~ " in written:  # a destructor spaced by translation: "CAtlArray:: ~ CAtlArray"
+        written = written.replace("~ ", "~")
     return [
         (m.lastgroup or "word", m.group().casefold(), m.group()) for m in _RUN.finditer(written)
     ]
@@ -125,7 +127,7 @@ def tokens(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-_IDENTIFIER = re.compile(r"[a-z][A-Z]|[_0-9#+]")
+_IDENTIFIER = re.compile(r"[a-z][A-Z]|[_0-9#+~]")
 
 
 def stem(word: str, original: str = "") -> str:
