@@ -49,6 +49,7 @@ from .ingest import (
     in_id_order,
     iter_pages,
 )
+from .markdown import render_page as render_markdown
 from .models import (
     RULE_ORDER,
     BuildResult,
@@ -184,6 +185,8 @@ def process_page(page: Page, config: Config) -> PageResult:
     try:
         with deadline(timeout):
             html: bytes | str = page.data.decode("utf-8") if page.decoded else page.data
+            if page.markdown:  # the same pipeline, on the page a site generator would serve
+                html = render_markdown(page.data, config.build.encoding)
             article = parse_article(
                 html,
                 page.path,
