@@ -1,4 +1,4 @@
-"""Command line: ``qrelsmith build | audit | baseline | eval | check | validate | align``.
+"""Command line: ``qrelsmith build | audit | baseline | eval | check | validate | align | diff``.
 
 Data goes to stdout or files, logs and progress to stderr. Exit codes: 0 ok; 1 a data error
 (a line starting ``error:``); 2 a usage error; ``build`` also 3 (pages skipped) and 4 (pages
@@ -15,7 +15,8 @@ from . import __version__
 from .errors import QrelsmithError
 
 EPILOG = """exit codes: 0 ok, 1 data error, 2 usage error; build also 3 (written, some pages
-skipped) and 4 (written, some pages lost to a bug in qrelsmith); validate 1 (problems found).
+skipped) and 4 (written, some pages lost to a bug in qrelsmith); validate 1 (problems found);
+diff, as diff(1), 1 (the builds differ) and 2 (trouble).
 See 'qrelsmith COMMAND --help' for examples."""
 
 
@@ -23,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The full parser; every subcommand registers itself from its stage's module."""
     from .audit.commands import register as register_audit
     from .build_cli import register as register_build
+    from .diff_cli import register as register_diff
     from .evaluate.commands import register as register_evaluate
 
     parser = argparse.ArgumentParser(
@@ -36,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     register_build(subparsers)
     register_audit(subparsers)
     register_evaluate(subparsers)
+    register_diff(subparsers)
     return parser
 
 

@@ -23,7 +23,9 @@ browser: one row at a time, keys 1-4 for verdicts, Export CSV when done) and sam
 Low-confidence, fuzzy and multi-section matches are over-represented; each row's weight keeps
 the overall precision unbiased. Size, seed, low_confidence and oversample come from the config's
 [audit] table.
-An audit.csv that already holds verdicts is not overwritten without --force."""
+An audit.csv that already holds verdicts is not overwritten without --force.
+After 'qrelsmith diff OLD DIR', the queries to review again are drawn first and the verdicts
+carried over from OLD are filled in (DIR/audit/diff.json)."""
 
 APPLY_EPILOG = """example:
   qrelsmith audit apply out ~/Downloads/verdicts-1a2b3c.csv
@@ -126,8 +128,14 @@ def run_sample(args: argparse.Namespace) -> int:
             "apply them first or pass --force to draw anew"
         )
     seed = options.seed if args.seed is None else args.seed
-    sample = draw(build, size, seed, options.low_confidence, options.oversample)
-    folder = write_audit(load_build(args.dir, articles_of(sample)), sample, args.format)
+    from ..diff import review_plan  # qrelsmith diff's re-review list and carried verdicts
+
+    first, carried = review_plan(build)
+    sample = draw(
+        build, size, seed, options.low_confidence, options.oversample, first, set(carried)
+    )
+    full = load_build(args.dir, articles_of(sample))
+    folder = write_audit(full, sample, args.format, carried)
     print(sample_summary(sample))
     print(f"wrote {folder}/audit.csv and {folder}/audit.html")
     return 0

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from ..models import AuditSample, GoldenQuery, SampledRow, Stratum
 from ..patterns import OVERSAMPLE, PLANNING_PRECISION
@@ -26,6 +26,11 @@ from .stats import effective_size, wilson_half_width
 #: ``multi``: several named sections (the seed's missed "A／B" label); ``plain``: one section
 #: found by anchor, exact or contains.
 STRATA: tuple[str, ...] = ("low_confidence", "fuzzy", "multi", "plain")
+
+#: Strata of ``draw_sample``'s priority rows: queries to review again after a change of the
+#: site (drawn first), and queries whose carried-over verdict is already known.
+REREVIEW = "rereview"
+CARRIED = "carried"
 
 #: Rules that decide by resemblance rather than by the heading's name: the ``fuzzy`` stratum.
 GUESSED_RULES: tuple[str, ...] = ("fuzzy", "order")
@@ -116,20 +121,45 @@ def draw_sample(
     low_confidence: float,
     golden_sha256: str = "",
     oversample: Mapping[str, float] = OVERSAMPLE,
+    first: Collection[str] = (),
+    judged: Collection[str] = (),
 ) -> AuditSample:
-    """Draw ``size`` queries, stratified and weighted; rows in a seeded random order."""
+    """Draw ``size`` queries, stratified and weighted; rows in a seeded random order.
+
+    ``first``: queries to draw before any other (``qrelsmith diff``'s re-review list), in a
+    stratum of their own, all of them when ``size`` allows. ``judged``: queries whose verdict
+    is already known (carried over by ``diff``): all drawn, in a stratum of their own, on top
+    of ``size`` (they cost the reviewer nothing). Both strata appear only when not empty, and
+    every stratum's weight keeps the precision estimate unbiased.
+    """
     members: dict[str, list[GoldenQuery]] = {name: [] for name in STRATA}
+    priority: dict[str, list[GoldenQuery]] = {REREVIEW: [], CARRIED: []}
     for query in queries:
-        members[stratum_of(query, low_confidence)].append(query)
+        if query.qid in first:
+            priority[REREVIEW].append(query)
+        elif query.qid in judged:
+            priority[CARRIED].append(query)
+        else:
+            members[stratum_of(query, low_confidence)].append(query)
+    size = max(size, 0)
+    fixed = {
+        REREVIEW: min(len(priority[REREVIEW]), size),
+        CARRIED: len(priority[CARRIED]),
+    }
     counts = allocate(
-        {name: len(group) for name, group in members.items()}, max(size, 0), oversample
+        {name: len(group) for name, group in members.items()}, size - fixed[REREVIEW], oversample
     )
+    for name, group in priority.items():
+        if group:
+            members[name] = group
+            counts[name] = fixed[name]
     rows: list[SampledRow] = []
     for name, group in members.items():
         chosen = sorted(group, key=lambda query: draw_key(seed, query.qid))[: counts[name]]
         weight = len(group) / counts[name] if counts[name] else 0.0
         rows.extend(SampledRow(qid=query.qid, stratum=name, weight=weight) for query in chosen)
-    rows.sort(key=lambda row: draw_key(seed, row.qid))
+    # Queries to review again come first on the sheet; the rest in the seeded order.
+    rows.sort(key=lambda row: (row.stratum != REREVIEW, draw_key(seed, row.qid)))
     return AuditSample(
         seed=seed,
         size=size,

@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 
 from ..config import Config
 from ..errors import DataError
 from ..files import write_text
-from ..models import AuditSample
+from ..models import AuditSample, CarriedVerdict
 from ..patterns import OVERSAMPLE
 from . import labelstudio
 from .loading import AUDIT_FOLDER, SAMPLE_FILE, Build, articles_of, load_build
 from .page import HTML_FILE, write_page
 from .sample import draw_sample
-from .sheet import CSV_FILE, review_rows, write_csv
-from .verdicts import read_csv
+from .sheet import CSV_FILE, ID_SEPARATOR, review_rows, write_csv
+from .verdicts import NO_SECTION, read_csv
 
 #: Extra formats ``audit sample --format`` can add to the sheet and the page.
 EXTRA_FORMATS: dict[str, Callable[[Path, Build, Sequence[dict[str, str]]], None]] = {
@@ -35,10 +35,16 @@ def has_verdicts(folder: Path) -> bool:
         return False
 
 
-def write_audit(build: Build, sample: AuditSample, formats: Sequence[str] = ()) -> Path:
-    """Write the sample's files into ``build/audit/``; returns that folder."""
+def write_audit(
+    build: Build,
+    sample: AuditSample,
+    formats: Sequence[str] = (),
+    carried: Mapping[str, CarriedVerdict] | None = None,
+) -> Path:
+    """Write the sample's files into ``build/audit/``; returns that folder. ``carried``
+    verdicts (``qrelsmith diff``) are filled in on the sheet's rows."""
     folder = build.folder / AUDIT_FOLDER
-    rows = review_rows(build, sample)
+    rows = prefill(review_rows(build, sample), carried or {})
     write_csv(folder / CSV_FILE, rows)
     write_page(folder / HTML_FILE, build, sample, rows)
     for name in formats:
@@ -48,15 +54,34 @@ def write_audit(build: Build, sample: AuditSample, formats: Sequence[str] = ()) 
     return folder
 
 
+def prefill(
+    rows: list[dict[str, str]], carried: Mapping[str, CarriedVerdict]
+) -> list[dict[str, str]]:
+    """The sheet's rows with the verdicts carried over from an older build filled in."""
+    for row in rows:
+        verdict = carried.get(row["qid"])
+        if verdict is None:
+            continue
+        row["verdict"] = verdict.verdict
+        if verdict.sections is not None:
+            row["correct_sections"] = ID_SEPARATOR.join(verdict.sections) or NO_SECTION
+        row["note"] = " ".join(filter(None, ["(carried over by qrelsmith diff)", verdict.note]))
+    return rows
+
+
 def draw(
     build: Build,
     size: int,
     seed: int,
     low_confidence: float,
     oversample: Mapping[str, float] = OVERSAMPLE,
+    first: Collection[str] = (),
+    judged: Collection[str] = (),
 ) -> AuditSample:
-    """Draw a sample of this build."""
-    return draw_sample(build.queries, size, seed, low_confidence, build.golden_sha256, oversample)
+    """Draw a sample of this build (``draw_sample``)."""
+    return draw_sample(
+        build.queries, size, seed, low_confidence, build.golden_sha256, oversample, first, judged
+    )
 
 
 def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample | None:
