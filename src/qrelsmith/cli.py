@@ -1,4 +1,5 @@
-"""Command line: ``qrelsmith build | audit | baseline | eval | check | validate | align | diff``.
+"""Command line: ``qrelsmith build | audit | baseline | eval | check | validate | align | diff
+| export``.
 
 Data goes to stdout or files, logs and progress to stderr. Exit codes: 0 ok; 1 a data error
 (a line starting ``error:``); 2 a usage error; ``build`` also 3 (pages skipped) and 4 (pages
@@ -26,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .build_cli import register as register_build
     from .diff_cli import register as register_diff
     from .evaluate.commands import register as register_evaluate
+    from .export_cli import register as register_export
 
     parser = argparse.ArgumentParser(
         prog="qrelsmith",
@@ -39,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     register_audit(subparsers)
     register_evaluate(subparsers)
     register_diff(subparsers)
+    register_export(subparsers)
     return parser
 
 
