@@ -73,6 +73,25 @@ def test_reproducible_and_seed_dependent() -> None:
     assert first.rows != draw_sample(population(), AuditOptions(size=40, low_confidence=0.75, seed=4)).rows
 
 
+def test_rereview_drawn_first_and_carried_on_top_with_unbiased_weights() -> None:
+    queries = population()
+    first = [q.qid for q in queries[:5]] + ["gone.html#q0"]  # a qid the build lost: ignored
+    judged = {q.qid for q in queries[5:35]}
+    options = AuditOptions(size=20, low_confidence=0.75, seed=1)
+    sample = draw_sample(queries, options, first=first, judged=judged)
+    assert [row.stratum for row in sample.rows[:5]] == ["rereview"] * 5
+    assert sample.strata["rereview"].sampled == 5 and sample.strata["carried"].sampled == 30
+    fresh = sum(s.sampled for name, s in sample.strata.items() if name not in ("rereview", "carried"))
+    assert fresh == 15 and len(sample.rows) == 50  # --size counts the re-review, not the carried
+    for name, stratum in sample.strata.items():
+        total = sum(row.weight for row in sample.rows if row.stratum == name)
+        assert round(total, 9) == stratum.population
+    # More to review again than --size: a share of them, no fresh rows.
+    small = draw_sample(queries, options.model_copy(update={"size": 3}), first=first)
+    assert [row.stratum for row in small.rows] == ["rereview"] * 3
+    assert "carried" not in small.strata  # a priority stratum appears only when it has members
+
+
 def test_allocate() -> None:
     assert allocate({"low_confidence": 2, "fuzzy": 0, "multi": 1, "plain": 10}, 40) == {
         "low_confidence": 2,

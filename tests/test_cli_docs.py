@@ -73,10 +73,12 @@ def transcript(command: str) -> tuple[list[str], str]:
 def run_as_in_readme(
     command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> tuple[int, str, str]:
-    """Run the README's command in ``tmp_path`` holding a link to samples/: (exit, printed, README's)."""
+    """Run the README's command in ``tmp_path`` holding links to samples/ and tests/: (exit,
+    printed, README's)."""
     monkeypatch.chdir(tmp_path)
-    if not (tmp_path / "samples").exists():
-        (tmp_path / "samples").symlink_to(ROOT / "samples")
+    for name in ("samples", "tests"):
+        if not (tmp_path / name).exists():
+            (tmp_path / name).symlink_to(ROOT / name)
     argv, expected = transcript(command)
     capsys.readouterr()
     code = main(argv)
@@ -99,6 +101,29 @@ def test_the_readmes_review_demo_runs_with_the_shipped_verdict_files(
     code, printed, expected = run_as_in_readme("audit apply out samples/bad.csv", capsys, monkeypatch, tmp_path)
     assert (code, printed) == (1, expected)
     code, printed, expected = run_as_in_readme("audit apply out samples/verdicts.csv", capsys, monkeypatch, tmp_path)
+    assert (code, printed) == (0, expected)
+
+
+def test_the_readmes_markdown_build_prints_what_the_readme_shows(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    command = "build tests/fixtures/markdown_docs --out docs-out"
+    code, printed, expected = run_as_in_readme(command, capsys, monkeypatch, tmp_path)
+    assert (code, printed) == (0, expected)
+
+
+def test_the_readmes_diff_and_the_sample_after_it_print_what_the_readme_shows(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from test_diff import changed_site
+
+    assert run_as_in_readme("build samples/site --out out", capsys, monkeypatch, tmp_path)[0] == 0
+    assert run_as_in_readme("audit apply out samples/verdicts.csv", capsys, monkeypatch, tmp_path)[0] == 0
+    changed_site(tmp_path).rename(tmp_path / "site-june")
+    assert main(["build", "site-june", "--out", "out-june", "-q"]) == 0
+    code, printed, expected = run_as_in_readme("diff out out-june", capsys, monkeypatch, tmp_path)
+    assert (code, printed) == (1, expected)
+    code, printed, expected = run_as_in_readme("audit sample out-june", capsys, monkeypatch, tmp_path)
     assert (code, printed) == (0, expected)
 
 

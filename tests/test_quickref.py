@@ -125,3 +125,15 @@ def test_rows_wrapped_in_other_markup_are_not_the_tables() -> None:
         article = parse_article(page, "w.html")
         assert article.table is None
         assert len(article.sections) == 3
+
+
+def test_a_percent_encoded_in_page_link_resolves_as_in_a_browser() -> None:
+    # Hugo and markdown-it write "#%E8%A8%AD%E5%AE%9A" for a link to the id "設定".
+    html = """<html><body><h1>T</h1>
+<table><tr><th>知りたいこと</th><th>答え</th><th>詳しい節</th></tr>
+<tr><td>設定は</td><td>ファイル</td><td><a href="#%E8%A8%AD%E5%AE%9A">こちらの節</a></td></tr></table>
+<h2 id="概要">概要</h2><p>a</p><h2 id="設定">設定</h2><p>b</p></body></html>"""
+    article = parse_article(html, "p.html")
+    assert article.quickref_rows[0].reference_anchors == ["設定"]
+    queries, _ = article_queries(article)
+    assert queries[0].relevant == {"p.html#1": 2} and queries[0].match == "anchor"

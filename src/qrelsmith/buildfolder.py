@@ -149,6 +149,15 @@ def read_records(
     return records
 
 
+def read_document(path: Path, model: type[RecordT], what: str) -> RecordT:
+    """A JSON document of a build folder (report.json, audit/sample.json, audit/diff.json,
+    versions/vN/review.json) as ``model``; a DataError naming the file when it is not ``what``."""
+    try:
+        return model.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValidationError as exc:
+        raise DataError(f"{path}: not {what}: {exc.errors()[0]['msg']}") from exc
+
+
 def read_corpus(path: Path, only_articles: Collection[str] | None = None) -> list[CorpusRecord]:
     """corpus.jsonl; with ``only_articles``, the sections of those articles only."""
     if only_articles is None:

@@ -23,6 +23,7 @@ from typing import IO, TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from .errors import UsageError
+from .markdown import MARKDOWN_SUFFIXES, is_markdown
 
 if TYPE_CHECKING:
     from warcio.archiveiterator import ArchiveIterator
@@ -65,6 +66,8 @@ class Page:
     #: How far into its crawl file (WARC, JSONL) the reader was after this page: bytes of the
     #: file as stored (compressed for .gz), for a progress estimate; None for other inputs.
     end: int | None = None
+    #: A Markdown file (``.md``): rendered to HTML by ``markdown.render_page`` before parsing.
+    markdown: bool = False
 
     def loaded(self) -> Page:
         """This page with its bytes read (or its ``error`` set) if they are still in its file."""
@@ -108,7 +111,9 @@ def url_id(url: str) -> str:
 
 
 def _file_page(path: str | Path, relative: str) -> Page:
-    return Page(safe_id(relative), relative, b"", file=os.fspath(path))
+    return Page(
+        safe_id(relative), relative, b"", file=os.fspath(path), markdown=is_markdown(relative)
+    )
 
 
 #: Files that mark a folder as a qrelsmith build: its audit.html is not a page of the crawl, so
@@ -119,9 +124,14 @@ BUILD_MARKERS = ("golden.jsonl", "report.json")
 def html_files(root: Path) -> list[tuple[str, str]]:
     """(relative path with "/", full path) of every *.html / *.htm below ``root``, sorted;
     hidden folders (.git, .cache ...) and earlier build folders are passed over. Plain string
-    work per file: pathlib objects per file cost more than the walk itself."""
+    work per file: pathlib objects per file cost more than the walk itself.
+
+    A folder without any HTML page is a Markdown docs tree: its *.md / *.markdown files are
+    listed instead. Beside HTML pages, Markdown files are the crawl's notes (README.md), not
+    its pages."""
     top = os.fspath(root)
     found: list[tuple[str, str]] = []
+    markdown: list[tuple[str, str]] = []
     for folder, dirs, files in os.walk(top):
         dirs[:] = sorted(
             d
@@ -132,10 +142,14 @@ def html_files(root: Path) -> list[tuple[str, str]]:
         inside = os.path.relpath(folder, top)
         prefix = "" if inside == os.curdir else inside.replace(os.sep, "/") + "/"
         for name in files:
-            if name.lower().endswith(HTML_SUFFIXES):
+            lower = name.lower()
+            if lower.endswith(HTML_SUFFIXES):
                 found.append((prefix + name, os.path.join(folder, name)))
-    found.sort()
-    return found
+            elif not found and lower.endswith(MARKDOWN_SUFFIXES):
+                markdown.append((prefix + name, os.path.join(folder, name)))
+    chosen = found or markdown
+    chosen.sort()
+    return chosen
 
 
 #: ``html_files`` of the folders among a build's inputs, walked once for all who need them.
@@ -162,7 +176,7 @@ def read_folder(
 
 
 def read_file(path: Path) -> Iterator[Page]:
-    """One HTML file; its id is its file name."""
+    """One HTML (or Markdown) file; its id is its file name."""
     yield _file_page(path, path.name)
 
 
@@ -455,7 +469,8 @@ def _jsonl_page(line: bytes, where: str) -> Page:
 Reader = Callable[[Path], Iterator[Page]]
 
 #: Input readers by kind; ``reader_for`` picks one from the path (``.warc``, ``.warc.gz``,
-#: ``.jsonl``, ``.jsonl.gz``; a folder; any other file is one HTML page).
+#: ``.jsonl``, ``.jsonl.gz``; a folder; any other file is one HTML page, or one Markdown page
+#: by its suffix, ``Page.markdown``).
 READERS: dict[str, Reader] = {
     "folder": read_folder,
     "html": read_file,
@@ -470,7 +485,8 @@ CRAWL_FILES = ("warc", "jsonl")
 
 def input_kind(path: Path) -> str:
     """The kind of an input path, a key of ``READERS``: "folder", a crawl file by its suffix
-    (``.warc``, ``.warc.gz``, ``.jsonl``, ``.jsonl.gz``), else "html"."""
+    (``.warc``, ``.warc.gz``, ``.jsonl``, ``.jsonl.gz``), else "html" (a single page; a
+    ``.md`` one is rendered first, ``Page.markdown``)."""
     if path.is_dir():
         return "folder"
     name = path.name.lower()

@@ -508,3 +508,115 @@ class ReviewSummary(Record):
     golden_sha256: str
     precision: PrecisionSummary
     changes: int
+
+
+# --------------------------------------------------------------------------- diff of two builds
+
+#: What can change in a query that is in both builds (``reference`` is the table's reference
+#: cell with the table's name, golden.jsonl's ``source``).
+QueryField = Literal["query", "answer", "reference"]
+
+
+class QueryText(Record):
+    """What the author wrote in one quick-reference row."""
+
+    query: str
+    answer: str
+    reference: str
+
+
+class ChangedQuery(Record):
+    """A query in both builds whose row text changed."""
+
+    qid: str
+    fields: list[QueryField]
+    old: QueryText
+    new: QueryText
+
+
+class ChangedSection(Record):
+    """A grade-2 section whose heading stayed but whose text changed under a query's label."""
+
+    qid: str
+    old_section: str
+    new_section: str
+    heading: str
+    old_chars: int
+    new_chars: int
+
+
+class MovedLabel(Record):
+    """A query whose grade-2 label now names other sections (by heading, not by number)."""
+
+    qid: str
+    old: list[str] = Field(description="old grade-2 section ids")
+    new: list[str] = Field(description="new grade-2 section ids")
+    old_headings: list[str]
+    new_headings: list[str]
+
+
+class CarriedVerdict(Record):
+    """A reviewer's verdict from the older build that still holds for the new one."""
+
+    qid: str
+    verdict: str
+    sections: list[str] | None = Field(
+        default=None,
+        description="the reviewer's correct sections as ids of the new build; None when not "
+        "given, [] when no section answers",
+    )
+    note: str = ""
+
+
+class Rereview(Record):
+    """A reviewed query whose verdict does not carry over, and why."""
+
+    qid: str
+    verdict: str = Field(description="the older build's verdict")
+    reasons: list[str]
+
+
+class CorpusDiffCounts(Record):
+    """How the corpus changed: sections compared by article and heading (not by number)."""
+
+    added: int
+    removed: int
+    text_changed: int
+
+
+class DiffCounts(Record):
+    """Totals of a diff."""
+
+    old_queries: int
+    new_queries: int
+    added: int
+    removed: int
+    changed: int
+    sections_changed: int
+    moved: int
+    carried: int
+    rereview: int
+    corpus: CorpusDiffCounts
+
+
+class DiffReport(Record):
+    """``diff.json``: what changed between two builds of one site, and what the review keeps.
+
+    ``audit sample`` on the new build draws ``rereview`` first and fills in ``carried``
+    verdicts, when ``new_golden_sha256`` is still the build's golden.jsonl.
+    """
+
+    old: str
+    new: str
+    old_golden_sha256: str
+    new_golden_sha256: str
+    changed_anything: bool = Field(description="false only when nothing listed here changed")
+    counts: DiffCounts
+    added: list[str] = Field(description="qids only in the new build")
+    removed: list[str] = Field(description="qids only in the old build")
+    changed: list[ChangedQuery]
+    sections_changed: list[ChangedSection]
+    moved: list[MovedLabel]
+    verdicts_from: list[str] = Field(description="the older build's verdict files read")
+    carried: list[CarriedVerdict]
+    rereview: list[Rereview]

@@ -16,6 +16,7 @@ from .config import Config
 from .export import render_article
 from .failures import BAD_INPUT, bad_input_reason, internal_error, skipped
 from .ingest import Page
+from .markdown import render_page as render_markdown
 from .models import CorpusRecord, GoldenQuery, InternalError, Rejected, Skipped
 from .timeout import deadline
 
@@ -80,6 +81,8 @@ def process_page(page: Page, config: Config) -> PageResult:
     try:
         with deadline(timeout):
             html: bytes | str = page.data.decode("utf-8") if page.decoded else page.data
+            if page.markdown:  # the same pipeline, on the page a site generator would serve
+                html = render_markdown(page.data, config.build.encoding)
             article = parse_article(
                 html,
                 page.path,

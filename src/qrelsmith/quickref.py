@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
+from urllib.parse import unquote
 
 from lxml import etree
 
@@ -38,11 +39,13 @@ class Cell:
 
 
 def _links(element: Element) -> tuple[tuple[str, ...], bool]:
-    """The in-page ids a cell links to, and whether it links anywhere else."""
+    """The in-page ids a cell links to, and whether it links anywhere else. A fragment is
+    percent-decoded, as a browser finds its element: Markdown renderers and Hugo write
+    ``#%E8%A8%AD%E5%AE%9A`` for a link to the id ``設定``."""
     if not len(element):  # a text-only cell, the common case: no XPath query
         return (), False
     hrefs = [h.strip() for h in _LINKS(element) if isinstance(h, str) and h.strip()]
-    anchors = tuple(h[1:] for h in hrefs if h.startswith("#") and len(h) > 1)
+    anchors = tuple(unquote(h[1:]) for h in hrefs if h.startswith("#") and len(h) > 1)
     return anchors, any(not h.startswith("#") for h in hrefs)
 
 

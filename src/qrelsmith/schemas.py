@@ -21,6 +21,7 @@ from .models import (
     BeirQuery,
     ChangelogEntry,
     CorpusRecord,
+    DiffReport,
     EvalReport,
     GoldenQuery,
     Problem,
@@ -46,6 +47,8 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "check.schema.json": Suspect,
     "validate.schema.json": Problem,
     "align-report.schema.json": AlignReport,
+    # NEW/audit/diff.json of `qrelsmith diff OLD NEW`
+    "diff.schema.json": DiffReport,
 }
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..buildfolder import Build
+from ..buildfolder import Build, read_document
 from ..export import write_golden_set
 from ..export.jsonl import CORPUS
 from ..files import write_json, write_jsonl, write_text
@@ -184,19 +184,25 @@ def review(build: Build, sample: AuditSample, reviews: Sequence[Review]) -> Outc
     return Outcome(precision(verdicts, build, sample), queries, changes)
 
 
+def versions(build_dir: Path) -> list[Path]:
+    """The version folders ``DIR/versions/vN`` that ``audit apply`` wrote, oldest first."""
+    folder = build_dir / VERSIONS_FOLDER
+    if not folder.is_dir():
+        return []
+    found = [c for c in folder.glob("v*") if c.is_dir() and c.name[1:].isdigit()]
+    return sorted(found, key=lambda child: int(child.name[1:]))
+
+
 def next_version(build_dir: Path) -> Path:
     """``DIR/versions/vN`` with N one past the highest existing."""
-    folder = build_dir / VERSIONS_FOLDER
-    numbers = (
-        [
-            int(child.name[1:])
-            for child in folder.glob("v*")
-            if child.is_dir() and child.name[1:].isdigit()
-        ]
-        if folder.is_dir()
-        else []
-    )
-    return folder / f"v{max(numbers, default=0) + 1}"
+    numbers = [int(version.name[1:]) for version in versions(build_dir)]
+    return build_dir / VERSIONS_FOLDER / f"v{max(numbers, default=0) + 1}"
+
+
+def read_review(version: Path) -> ReviewSummary | None:
+    """The review summary a version folder holds (precision, verdict files), None if none."""
+    path = version / REVIEW_FILE
+    return read_document(path, ReviewSummary, "a review summary") if path.is_file() else None
 
 
 def _changes_md(outcome: Outcome, sources: Sequence[str]) -> str:

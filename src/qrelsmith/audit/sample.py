@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
-from pydantic import ValidationError
-
-from ..buildfolder import Build
+from ..buildfolder import Build, read_document
 from ..config import AuditOptions
 from ..errors import DataError
 from ..export import AUDIT_FOLDER
@@ -37,6 +35,11 @@ SAMPLE_FILE = "sample.json"
 #: ``multi``: several named sections (the seed's missed "A／B" label); ``plain``: one section
 #: found by anchor, exact or contains.
 STRATA: tuple[str, ...] = ("low_confidence", "fuzzy", "multi", "plain")
+
+#: Strata of ``draw_sample``'s priority rows: queries to review again after a change of the
+#: site (drawn first), and queries whose carried-over verdict is already known.
+REREVIEW = "rereview"
+CARRIED = "carried"
 
 
 def planned_half_width(sample: AuditSample, precision: float = PLANNING_PRECISION) -> float:
@@ -118,23 +121,53 @@ def draw_key(seed: int, qid: str) -> str:
 
 
 def draw_sample(
-    queries: Sequence[GoldenQuery], options: AuditOptions, golden_sha256: str = ""
+    queries: Sequence[GoldenQuery],
+    options: AuditOptions,
+    golden_sha256: str = "",
+    *,
+    first: Collection[str] = (),
+    judged: Collection[str] = (),
 ) -> AuditSample:
     """Draw ``options.size`` queries, stratified by ``options.low_confidence`` and weighted
-    (``options.oversample``); rows in the order ``options.seed`` gives."""
+    (``options.oversample``); rows in the order ``options.seed`` gives.
+
+    ``first``: queries to draw before any other (``qrelsmith diff``'s re-review list), in a
+    stratum of their own, all of them when the size allows. ``judged``: queries whose verdict
+    is already known (carried over by ``diff``): all drawn, in a stratum of their own, on top
+    of the size (they cost the reviewer nothing). Both strata appear only when not empty, and
+    every stratum's weight keeps the precision estimate unbiased.
+    """
     size, seed, low_confidence = options.size, options.seed, options.low_confidence
     members: dict[str, list[GoldenQuery]] = {name: [] for name in STRATA}
+    priority: dict[str, list[GoldenQuery]] = {REREVIEW: [], CARRIED: []}
     for query in queries:
-        members[stratum_of(query, low_confidence)].append(query)
+        if query.qid in first:
+            priority[REREVIEW].append(query)
+        elif query.qid in judged:
+            priority[CARRIED].append(query)
+        else:
+            members[stratum_of(query, low_confidence)].append(query)
+    size = max(size, 0)
+    fixed = {
+        REREVIEW: min(len(priority[REREVIEW]), size),
+        CARRIED: len(priority[CARRIED]),
+    }
     counts = allocate(
-        {name: len(group) for name, group in members.items()}, max(size, 0), options.oversample
+        {name: len(group) for name, group in members.items()},
+        size - fixed[REREVIEW],
+        options.oversample,
     )
+    for name, group in priority.items():
+        if group:
+            members[name] = group
+            counts[name] = fixed[name]
     rows: list[SampledRow] = []
     for name, group in members.items():
         chosen = sorted(group, key=lambda query: draw_key(seed, query.qid))[: counts[name]]
         weight = len(group) / counts[name] if counts[name] else 0.0
         rows.extend(SampledRow(qid=query.qid, stratum=name, weight=weight) for query in chosen)
-    rows.sort(key=lambda row: draw_key(seed, row.qid))
+    # Queries to review again come first on the sheet; the rest in the seeded order.
+    rows.sort(key=lambda row: (row.stratum != REREVIEW, draw_key(seed, row.qid)))
     return AuditSample(
         seed=seed,
         size=size,
@@ -155,10 +188,7 @@ def load_sample(build: Build) -> AuditSample:
         raise DataError(
             f"no audit sample in {path.parent} (run 'qrelsmith audit sample {build.folder}')"
         )
-    try:
-        sample = AuditSample.model_validate_json(path.read_text(encoding="utf-8"))
-    except ValidationError as exc:
-        raise DataError(f"{path}: not an audit sample: {exc.errors()[0]['msg']}") from exc
+    sample = read_document(path, AuditSample, "an audit sample")
     if sample.golden_sha256 != build.golden_sha256:
         raise DataError(
             f"{path} was drawn from another golden.jsonl (the build changed since): "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from ..buildfolder import Build, load_build
@@ -11,11 +11,12 @@ from ..config import Config
 from ..errors import DataError
 from ..export import AUDIT_FOLDER
 from ..files import write_text
-from ..models import AuditSample
+from ..models import AuditSample, CarriedVerdict
 from . import labelstudio
 from .page import HTML_FILE, write_page
 from .sample import SAMPLE_FILE, articles_of, draw_sample
-from .sheet import CSV_FILE, read_csv, review_rows, write_csv
+from .sheet import CSV_FILE, ID_SEPARATOR, read_csv, review_rows, write_csv
+from .verdicts import NO_SECTION
 
 #: Extra formats ``audit sample --format`` can add to the sheet and the page.
 EXTRA_FORMATS: dict[str, Callable[[Path, Build, Sequence[dict[str, str]]], None]] = {
@@ -34,10 +35,16 @@ def has_verdicts(folder: Path) -> bool:
         return False
 
 
-def write_audit(build: Build, sample: AuditSample, formats: Sequence[str] = ()) -> Path:
-    """Write the sample's files into ``build/audit/``; returns that folder."""
+def write_audit(
+    build: Build,
+    sample: AuditSample,
+    formats: Sequence[str] = (),
+    carried: Mapping[str, CarriedVerdict] | None = None,
+) -> Path:
+    """Write the sample's files into ``build/audit/``; returns that folder. ``carried``
+    verdicts (``qrelsmith diff``) are filled in on the sheet's rows."""
     folder = build.folder / AUDIT_FOLDER
-    rows = review_rows(build, sample)
+    rows = prefill(review_rows(build, sample), carried or {})
     write_csv(folder / CSV_FILE, rows)
     write_page(folder / HTML_FILE, build, sample, rows)
     for name in formats:
@@ -45,6 +52,21 @@ def write_audit(build: Build, sample: AuditSample, formats: Sequence[str] = ()) 
     # Last, so a sample.json always describes sheets that are fully written.
     write_text(folder / SAMPLE_FILE, sample.model_dump_json(indent=2) + "\n")
     return folder
+
+
+def prefill(
+    rows: list[dict[str, str]], carried: Mapping[str, CarriedVerdict]
+) -> list[dict[str, str]]:
+    """The sheet's rows with the verdicts carried over from an older build filled in."""
+    for row in rows:
+        verdict = carried.get(row["qid"])
+        if verdict is None:
+            continue
+        row["verdict"] = verdict.verdict
+        if verdict.sections is not None:
+            row["correct_sections"] = ID_SEPARATOR.join(verdict.sections) or NO_SECTION
+        row["note"] = " ".join(filter(None, ["(carried over by qrelsmith diff)", verdict.note]))
+    return rows
 
 
 def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample | None:

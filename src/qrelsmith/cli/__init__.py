@@ -1,8 +1,10 @@
-"""Command line: ``qrelsmith build | audit | baseline | eval | check | validate | align``.
+"""Command line: ``qrelsmith build | audit | baseline | eval | check | validate | align | diff
+| export``.
 
-One module per stage's commands (``build.py``, ``audit.py``, ``evaluate.py``), what they
-share in ``options.py``: a flag reaches the options model there (``override``), and output
-follows one rule (data to stdout, messages to stderr). Exit codes: ``EXIT_CODES``.
+One module per stage's commands (``build.py``, ``audit.py``, ``evaluate.py``, ``diff.py``,
+``export.py``), what they share in ``options.py``: a flag reaches the options model there
+(``override``), and output follows one rule (data to stdout, messages to stderr). Exit codes:
+``EXIT_CODES``.
 """
 
 from __future__ import annotations
@@ -13,22 +15,27 @@ from collections.abc import Sequence
 
 from ..errors import QrelsmithError
 from ..version import __version__
+from .options import error_line, say
 
 #: Every exit code ``main`` returns; the top-level --help and README.md list the same ones (a
-#: test checks it). ``build`` alone uses 3 and 4 (``cli.build.EXIT_SKIPPED``, ``EXIT_INTERNAL``).
+#: test checks it). ``build`` alone uses 3 and 4 (``cli.build.EXIT_SKIPPED``, ``EXIT_INTERNAL``);
+#: ``diff`` answers as diff(1) does (``cli.diff``: 0 the same, 1 different, 2 trouble).
 EXIT_CODES: tuple[int, ...] = (0, 1, 2, 3, 4, 130)
 EXIT_INTERRUPTED = 130
 
 EPILOG = """exit codes: 0 ok, 1 data error, 2 usage error, 130 interrupted; build also 3
 (written, some pages skipped) and 4 (written, some pages lost to a bug in qrelsmith); validate
-1 (problems found). See 'qrelsmith COMMAND --help' for examples."""
+1 (problems found); diff, as diff(1), 1 (the builds differ) and 2 (trouble).
+See 'qrelsmith COMMAND --help' for examples."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser; every subcommand registers itself from its stage's module."""
     from .audit import register as register_audit
     from .build import register as register_build
+    from .diff import register as register_diff
     from .evaluate import register as register_evaluate
+    from .export import register as register_export
 
     parser = argparse.ArgumentParser(
         prog="qrelsmith",
@@ -41,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     register_build(subparsers)
     register_audit(subparsers)
     register_evaluate(subparsers)
+    register_diff(subparsers)
+    register_export(subparsers)
     return parser
 
 
@@ -51,16 +60,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except QrelsmithError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        say(error_line(exc))
         return exc.exit_code
     except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
+        say("error: interrupted")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
     except OSError as exc:  # a full disk, a folder we may not write: the system's own words
-        where = f": {exc.filename}" if exc.filename else ""
-        print(f"error: {exc.strerror or exc}{where}", file=sys.stderr)
+        say(error_line(exc))
         return 1
 
 

@@ -11,6 +11,7 @@ from ..audit.sample import articles_of, draw_sample, load_sample, sample_summary
 from ..audit.writer import EXTRA_FORMATS, has_verdicts, write_audit
 from ..buildfolder import load_build
 from ..config import AuditOptions
+from ..diff import review_plan
 from ..errors import UsageError
 from ..export import AUDIT_FOLDER
 from .options import FORMATTER, add_config, config_of, override, positive, say
@@ -27,7 +28,9 @@ browser: one row at a time, keys 1-4 for verdicts, Export CSV when done) and sam
 Low-confidence, fuzzy and multi-section matches are over-represented; each row's weight keeps
 the overall precision unbiased. Size, seed, low_confidence and oversample come from the config's
 [audit] table.
-An audit.csv that already holds verdicts is not overwritten without --force."""
+An audit.csv that already holds verdicts is not overwritten without --force.
+After 'qrelsmith diff OLD DIR', the queries to review again are drawn first and the verdicts
+carried over from OLD are filled in (DIR/audit/diff.json)."""
 
 APPLY_EPILOG = """example:
   qrelsmith audit apply out ~/Downloads/verdicts-1a2b3c.csv
@@ -122,9 +125,12 @@ def run_sample(args: argparse.Namespace) -> int:
             f"{build.folder / AUDIT_FOLDER}/audit.csv holds verdicts; "
             "apply them first or pass --force to draw anew"
         )
-    sample = draw_sample(build.queries, options, build.golden_sha256)
+    first, carried = review_plan(build)  # qrelsmith diff's re-review list, carried verdicts
+    sample = draw_sample(
+        build.queries, options, build.golden_sha256, first=first, judged=set(carried)
+    )
     texts = load_build(args.dir, only_articles=articles_of(sample))
-    folder = write_audit(texts, sample, args.format)
+    folder = write_audit(texts, sample, args.format, carried)
     say(sample_summary(sample))
     say(f"wrote {folder}/audit.csv and {folder}/audit.html")
     return 0

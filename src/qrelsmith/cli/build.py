@@ -29,7 +29,8 @@ EXAMPLES = """examples:
   qrelsmith build crawl.warc.gz --out golden --workers 4
   qrelsmith build pages.jsonl --out golden -q      # one {"url": ..., "html": ...} a line
 
-inputs: folders of .html/.htm pages, single HTML files, WARC files (.warc, .warc.gz: the
+inputs: folders of .html/.htm pages (a folder with none: its .md/.markdown files, rendered
+as a site generator would), single HTML or Markdown files, WARC files (.warc, .warc.gz: the
 HTML responses, with their URLs as origin) and JSON lines (.jsonl, .jsonl.gz). A progress line
 is shown on stderr when it is a terminal.
 
@@ -44,7 +45,7 @@ def register(subparsers: Any) -> None:
     """Add the ``build`` subcommand."""
     parser = subparsers.add_parser(
         "build",
-        help="build the golden set from HTML pages",
+        help="build the golden set from HTML (or Markdown) pages",
         description="Split HTML articles into sections, turn their quick-reference tables into "
         "queries, match each row's section reference, and write graded qrels.",
         epilog=EXAMPLES,

@@ -72,6 +72,15 @@ def say(message: str) -> None:
     print(message, file=sys.stderr)
 
 
+def error_line(exc: Exception) -> str:
+    """The one stderr line for an error that ends a command: ours in our words, the system's
+    (a full disk, a folder we may not write) in its own, with the file it names."""
+    if isinstance(exc, OSError):
+        where = f": {exc.filename}" if exc.filename else ""
+        return f"error: {exc.strerror or exc}{where}"
+    return f"error: {exc}"
+
+
 def warn(message: str) -> None:
     """A warning: stderr, starting ``warning:``."""
     say(f"warning: {message}")

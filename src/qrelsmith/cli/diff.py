@@ -1,0 +1,109 @@
+"""``qrelsmith diff OLD NEW``: what changed between two builds of one site; the review carried
+over (``diff.diff_builds``). Exit codes as diff(1): 0 the same, 1 different, 2 trouble."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ..audit.apply import consensus, read_review, versions
+from ..audit.sample import load_sample
+from ..audit.sheet import CSV_FILE
+from ..audit.verdicts import read_reviews
+from ..audit.writer import has_verdicts
+from ..buildfolder import Build, load_build
+from ..diff import DIFF_FILE, diff_builds, summary
+from ..errors import QrelsmithError
+from ..export import AUDIT_FOLDER
+from ..files import write_json
+from .options import FORMATTER, error_line, say
+
+#: Exit codes, as diff(1): the same, different, trouble.
+EXIT_SAME, EXIT_DIFFERENT, EXIT_TROUBLE = 0, 1, 2
+
+EXAMPLES = """examples:
+  qrelsmith diff golden-2024-05 golden-2024-06
+  qrelsmith diff old new --verdicts alice.csv      # verdicts not in old/audit/audit.csv
+  qrelsmith diff old new --out - | jq .counts      # diff.json to stdout
+
+Compares two builds of the same site by qid: queries added, removed or changed (query, answer,
+reference), labels that moved to other sections, labelled sections whose text changed, and the
+corpus. The reviewer's verdicts on OLD (OLD/audit/audit.csv, else the files the last
+'audit apply' of OLD read) carry over where the query, its reference and the labelled sections'
+text are unchanged; the others are listed for re-review. Writes NEW/audit/diff.json: the next
+'qrelsmith audit sample NEW' draws the re-review queries first and fills in the carried
+verdicts. The changes go to stdout, 'wrote ...' and errors to stderr.
+
+exit codes (as diff): 0 nothing changed, 1 something changed, 2 trouble (a folder that is not
+a build, an unreadable verdict file)."""
+
+
+def register(subparsers: Any) -> None:  # argparse._SubParsersAction
+    """Add the ``diff`` subcommand."""
+    parser = subparsers.add_parser(
+        "diff",
+        help="what changed between two builds of one site; carry the review over",
+        description="Compare two builds of the same site and carry the reviewer's verdicts "
+        "over to the new one where they still hold.",
+        epilog=EXAMPLES,
+        formatter_class=FORMATTER,
+    )
+    parser.add_argument("old", type=Path, metavar="OLD", help="the older build folder")
+    parser.add_argument("new", type=Path, metavar="NEW", help="the newer build folder")
+    parser.add_argument(
+        "--verdicts",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="the reviewer's verdict files for OLD (default: OLD/audit/audit.csv, else the "
+        "files OLD's last audit apply read)",
+    )
+    parser.add_argument(
+        "--out",
+        metavar="PATH",
+        help=f"where diff.json goes (default: NEW/{AUDIT_FOLDER}/{DIFF_FILE}, where audit "
+        "sample reads it; '-' for stdout)",
+    )
+    parser.set_defaults(func=run)
+
+
+def verdict_files(old: Build) -> list[Path]:
+    """OLD's verdicts: a filled-in audit.csv, else the files of its latest version's review
+    that are still there."""
+    audit = old.folder / AUDIT_FOLDER
+    if has_verdicts(audit):
+        return [audit / CSV_FILE]
+    for version in reversed(versions(old.folder)):
+        review = read_review(version)
+        found = [Path(name) for name in review.verdict_files] if review else []
+        found = [path for path in found if path.is_file()]
+        if found:
+            return found
+    return []
+
+
+def run(args: argparse.Namespace) -> int:
+    """Diff, print the changes, write diff.json; exit 0 same, 1 different, 2 trouble (a data
+    error or a file that cannot be written is 2 here, not 1: 1 means the builds differ)."""
+    try:
+        return _run(args)
+    except (QrelsmithError, OSError) as exc:
+        say(error_line(exc))
+        return EXIT_TROUBLE
+
+
+def _run(args: argparse.Namespace) -> int:
+    old, new = load_build(args.old), load_build(args.new)
+    files = list(args.verdicts) if args.verdicts else verdict_files(old)
+    verdicts = consensus(read_reviews(files, old, load_sample(old))) if files else {}
+    report = diff_builds(old, new, verdicts, [str(path) for path in files])
+    if args.out == "-":
+        print(report.model_dump_json(indent=2))
+    else:
+        for line in summary(report):
+            print(line)
+        target = Path(args.out) if args.out else new.folder / AUDIT_FOLDER / DIFF_FILE
+        write_json(target, report)
+        say(f"wrote {target}")
+    return EXIT_DIFFERENT if report.changed_anything else EXIT_SAME

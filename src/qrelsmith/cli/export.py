@@ -1,0 +1,118 @@
+"""``qrelsmith export KIND DIR --out OUT``: a build in another ecosystem's layout (``hf``)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..audit.apply import VERSIONS_FOLDER, read_review, versions
+from ..buildfolder import load_build, read_document
+from ..errors import DataError, UsageError
+from ..export.hf import FORMATS, CardFacts, write_hf
+from ..export.jsonl import REPORT
+from ..models import Report, ReviewSummary
+from .options import FORMATTER, say
+
+HF_EPILOG = """examples:
+  qrelsmith export hf out --out out-hf --license cc-by-4.0 --language ja --language en
+  qrelsmith export hf out/versions/v1 --out out-hf --license mit --language en --format jsonl
+
+Writes the layout MTEB's retrieval tasks load from the Hugging Face Hub or a folder: configs
+corpus, queries and default (the qrels), each with a test split, as Parquet (needs
+pip install 'qrelsmith[hf]') or JSON lines, and README.md, the dataset card: YAML header
+(configs, languages, the licence you state, size category) and how the labels were made, from
+report.json, with the review's precision when a review was applied. Give a version folder
+(versions/vN) to export the reviewed labels. Load it with
+datasets.load_dataset("out-hf", "corpus", split="test"), or push it with
+huggingface-cli upload."""
+
+#: Language codes as the Hub's card metadata takes them (ISO 639-1/639-3, optional region).
+_LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")
+
+
+def register(subparsers: Any) -> None:  # argparse._SubParsersAction
+    """Add ``export`` and its kinds (``EXPORT_KINDS``)."""
+    export = subparsers.add_parser(
+        "export",
+        help="write a build in another ecosystem's layout (Hugging Face / MTEB)",
+        description="Write a build in another ecosystem's layout.",
+        epilog="example:\n  qrelsmith export hf out --out out-hf --license cc-by-4.0 --language en",
+        formatter_class=FORMATTER,
+    )
+    kinds = export.add_subparsers(dest="export_kind", metavar="KIND", required=True)
+    for name, (add, _) in EXPORT_KINDS.items():
+        add(kinds, name)
+
+
+def _add_hf(kinds: Any, name: str) -> None:
+    parser = kinds.add_parser(
+        name,
+        help="Hugging Face dataset for MTEB: corpus, queries, qrels and a dataset card",
+        description="Write a build as a Hugging Face dataset in MTEB's retrieval layout.",
+        epilog=HF_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    parser.add_argument("dir", type=Path, metavar="DIR", help="a build folder or versions/vN")
+    parser.add_argument("--out", "-o", required=True, type=Path, metavar="OUT", help="folder")
+    parser.add_argument(
+        "--license",
+        required=True,
+        metavar="ID",
+        help="the dataset's licence as a Hub licence id (cc-by-4.0, mit, other ...): stated "
+        "by you, never guessed from the pages",
+    )
+    parser.add_argument(
+        "--language",
+        required=True,
+        action="append",
+        metavar="CODE",
+        help="a language of the pages (ISO 639-1, e.g. en); repeat for each",
+    )
+    parser.add_argument("--format", choices=FORMATS, default="parquet", help="default: parquet")
+    parser.add_argument("--name", help="the card's title (default: the build folder's name)")
+    parser.set_defaults(func=run_hf)
+
+
+def _review(root: Path, version: str | None) -> ReviewSummary | None:
+    """The review the card reports: the exported version's own, else (the build's own labels)
+    the latest review that measured them."""
+    if version:
+        return read_review(root / VERSIONS_FOLDER / version)
+    reviews = [review for folder in versions(root) if (review := read_review(folder))]
+    return reviews[-1] if reviews else None
+
+
+def run_hf(args: argparse.Namespace) -> int:
+    """``export hf``."""
+    bad = [code for code in args.language if not _LANGUAGE.match(code)]
+    if bad:
+        raise UsageError(f"--language {bad[0]!r} is not a language code such as en, ja or pt-BR")
+    build = load_build(args.dir)
+    folder = build.folder
+    version = folder.name if folder.parent.name == VERSIONS_FOLDER else None
+    root = folder.parent.parent if version else folder
+    if not (root / REPORT).is_file():
+        raise DataError(f"no {REPORT} in {root}: the card states how the labels were made from it")
+    facts = CardFacts(
+        name=args.name or root.resolve().name,
+        license=args.license,
+        languages=list(dict.fromkeys(args.language)),
+        report=read_document(root / REPORT, Report, "a build report"),
+        review=_review(root, version),
+        reviewed_version=version,
+    )
+    counts = write_hf(args.out, build.corpus, build.queries, facts, args.format)
+    say(
+        f"wrote {args.out}: corpus {counts['corpus']}, queries {counts['queries']}, "
+        f"qrels {counts['default']} ({args.format}), README.md"
+    )
+    return 0
+
+
+#: Export kinds: name -> (adds its subcommand, runs it).
+EXPORT_KINDS: dict[str, tuple[Callable[[Any, str], None], Callable[[argparse.Namespace], int]]] = {
+    "hf": (_add_hf, run_hf),
+}

@@ -1,0 +1,216 @@
+"""A build as a Hugging Face dataset in MTEB's retrieval layout, with its dataset card.
+
+Three configs, each with one ``test`` split, as MTEB's retrieval loader reads them from the Hub
+or a folder: ``corpus`` (``_id``, ``title``, ``text``; title = heading), ``queries`` (``_id``,
+``text``) and ``default``, the qrels (``query-id``, ``corpus-id``, ``score``: 2 the named
+section, 1 the rest of its article). Parquet (pyarrow, the ``[hf]`` extra) or JSON lines (no
+extra). ``README.md`` is the dataset card: YAML header (configs, languages, the licence the
+user states, size category, task) and a body that says how the labels were made, from
+report.json and, when a review was applied, its precision. Nothing of this is imported by
+``build``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import UsageError
+from ..files import atomic_open_bytes, write_jsonl, write_text
+from ..labels import qrels_rows, sections_by_article
+from ..models import CorpusRecord, GoldenQuery, Report, ReviewSummary
+
+FORMATS = ("parquet", "jsonl")
+SPLIT = "test"
+CARD = "README.md"
+
+#: config name -> folder; "default" holds the qrels, as MTEB's loader expects.
+CONFIG_FOLDERS = {"corpus": "corpus", "queries": "queries", "default": "qrels"}
+
+#: The Hub's size categories (upper bounds of the number of examples) as its card tags say them.
+SIZE_CATEGORIES: tuple[tuple[int, str], ...] = (
+    (1_000, "n<1K"),
+    (10_000, "1K<n<10K"),
+    (100_000, "10K<n<100K"),
+    (1_000_000, "100K<n<1M"),
+    (10_000_000, "1M<n<10M"),
+    (100_000_000, "10M<n<100M"),
+)
+
+
+@dataclass(frozen=True)
+class CardFacts:
+    """What the card states that the records do not hold."""
+
+    name: str
+    license: str
+    languages: Sequence[str]
+    report: Report
+    review: ReviewSummary | None = None
+    reviewed_version: str | None = None
+
+
+def size_category(count: int) -> str:
+    """The Hub's ``size_categories`` tag for ``count`` examples."""
+    for bound, name in SIZE_CATEGORIES:
+        if count < bound:
+            return name
+    return "n>100M"
+
+
+def tables(
+    corpus: Sequence[CorpusRecord], queries: Sequence[GoldenQuery]
+) -> dict[str, list[dict[str, object]]]:
+    """The rows of each config, in build order."""
+    by_article = sections_by_article(corpus)
+    return {
+        "corpus": [{"_id": r.id, "title": r.heading, "text": r.text} for r in corpus],
+        "queries": [{"_id": q.qid, "text": q.query} for q in queries],
+        "default": [
+            {"query-id": qid, "corpus-id": doc, "score": grade}
+            for qid, doc, grade in qrels_rows(queries, by_article)
+        ],
+    }
+
+
+def data_path(config: str, fmt: str) -> str:
+    """Where a config's test split lives, relative to the dataset folder."""
+    return f"{CONFIG_FOLDERS[config]}/{SPLIT}.{fmt}"
+
+
+def _yaml(value: str) -> str:
+    # A JSON string is a valid YAML double-quoted scalar: no YAML library needed.
+    return json.dumps(value, ensure_ascii=False)
+
+
+def card(facts: CardFacts, fmt: str, counts: dict[str, int]) -> str:
+    """The dataset card: YAML header and how the labels were made."""
+    report = facts.report
+    header = [
+        "---",
+        "language:",
+        *(f"- {_yaml(code)}" for code in facts.languages),
+        f"license: {_yaml(facts.license)}",
+        f"multilinguality: {'multilingual' if len(facts.languages) > 1 else 'monolingual'}",
+        "size_categories:",
+        f"- {size_category(counts['corpus'])}",
+        "task_categories:",
+        "- text-retrieval",
+        "task_ids:",
+        "- document-retrieval",
+        "tags:",
+        "- mteb",
+        "- qrelsmith",
+        "configs:",
+    ]
+    for config in ("corpus", "queries", "default"):
+        header += [
+            f"- config_name: {config}",
+            "  data_files:",
+            f"  - split: {SPLIT}",
+            f"    path: {data_path(config, fmt)}",
+        ]
+    header.append("---")
+    c = report.counts
+    rules = ", ".join(f"{rule} {n}" for rule, n in c.by_match.items())
+    body = [
+        f"# {facts.name}",
+        "",
+        "A graded retrieval test set made with qrelsmith from the quick-reference tables that "
+        "the authors of the pages wrote near their top (question | answer | section). Each "
+        "table row is a query; the section the author named is its answer.",
+        "",
+        "## Data",
+        "",
+        f"- `corpus` ({counts['corpus']} documents): one section of a page (split at "
+        "H2; code, FAQ, summary and reference sections left out); `title` is the heading.",
+        f"- `queries` ({counts['queries']} queries): the question column of the tables.",
+        f"- `default` ({counts['default']} judgements): the qrels, `score` 2 for the "
+        "section(s) the author named, 1 for every other section of the same page; sections "
+        "of other pages are unjudged (not known to be irrelevant).",
+        f"- Split: `{SPLIT}` only. Format: {fmt}.",
+        "",
+        "## How the labels were made",
+        "",
+        f"{c.articles} pages, {c.rows} quick-reference rows; {c.queries} became queries and "
+        f"{c.rejected} were rejected (no heading close enough, two headings tied, a vague or "
+        f"empty reference). Each row's reference was matched to a heading by one of these "
+        f"rules, strongest first: {rules} (anchor: an in-page link; exact: equal after "
+        "normalisation; contains; fuzzy: word-aware similarity; order: the table's order "
+        "decided).",
+        "",
+    ]
+    if facts.review is not None:
+        overall = facts.review.precision.overall
+        where = (
+            f"the corrections were applied (version `{facts.reviewed_version}`)"
+            if facts.reviewed_version
+            else "the labels here are the build's own, before its corrections"
+        )
+        body += [
+            f"A reviewer checked a stratified sample: label precision {overall.value:.3f}, "
+            f"95% Wilson interval [{overall.low:.3f}, {overall.high:.3f}] ({overall.n} rows "
+            f"decided, weighted by sampling weight); {facts.review.changes} labels corrected "
+            f"or flagged; {where}.",
+            "",
+        ]
+    else:
+        body += [
+            "No human review was applied: the label precision is not measured.",
+            "",
+        ]
+    body += [
+        f"Built by {report.manifest.tool} {report.manifest.version}; inputs sha256 "
+        f"`{report.manifest.inputs_sha256}`.",
+        "",
+        "## Licence",
+        "",
+        f"`{facts.license}`, as stated by the publisher of this dataset.",
+        "",
+    ]
+    return "\n".join(header) + "\n" + "\n".join(body)
+
+
+def _write_parquet(path: Path, rows: list[dict[str, object]], config: str) -> None:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError as exc:
+        raise UsageError(
+            "Parquet needs pyarrow: pip install 'qrelsmith[hf]', or use --format jsonl"
+        ) from exc
+    schemas = {
+        "corpus": pa.schema([("_id", pa.string()), ("title", pa.string()), ("text", pa.string())]),
+        "queries": pa.schema([("_id", pa.string()), ("text", pa.string())]),
+        "default": pa.schema(
+            [("query-id", pa.string()), ("corpus-id", pa.string()), ("score", pa.int32())]
+        ),
+    }
+    table = pa.Table.from_pylist(rows, schema=schemas[config])
+    with atomic_open_bytes(path) as handle:
+        pq.write_table(table, handle, compression="zstd")
+
+
+def write_hf(
+    folder: str | Path,
+    corpus: Sequence[CorpusRecord],
+    queries: Sequence[GoldenQuery],
+    facts: CardFacts,
+    fmt: str = "parquet",
+) -> dict[str, int]:
+    """Write the three configs and the card into ``folder``; returns the rows per config."""
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown format {fmt!r} (use {' or '.join(FORMATS)})")
+    root = Path(folder)
+    data = tables(corpus, queries)
+    for config, rows in data.items():
+        target = root / data_path(config, fmt)
+        if fmt == "jsonl":
+            write_jsonl(target, rows)
+        else:
+            _write_parquet(target, rows, config)
+    counts = {config: len(rows) for config, rows in data.items()}
+    write_text(root / CARD, card(facts, fmt, counts))
+    return counts
