@@ -78,7 +78,11 @@ class _Form:
 
     @cached_property
     def stripped(self) -> str:
-        return _stripped_key(self.text)
+        """The key's tokens without bracketed parts and without a "Step 2:"/"例:" prefix."""
+        plain = comparable(self.text).strip()
+        if patterns.NAME_PREFIX.match(plain) or any(o in plain for o in _OPENINGS):
+            return _stripped_key(plain)
+        return self.joined  # nothing to strip (most headings and cells)
 
     @cached_property
     def units(self) -> frozenset[str]:
@@ -94,10 +98,16 @@ class _Form:
 _form = _Form
 
 
-def _stripped_key(text: str) -> str:
-    """The key without bracketed parts and without a "Step 2:"/"例:" prefix."""
-    without = patterns.NAME_PREFIX.sub("", comparable(text).strip())
-    for opening, closing in ("()", "（）", "[]", "［］", "<>", "＜＞", "「」"):
+#: Brackets whose content ``stripped`` drops (after NFKC, which makes "（" a "(").
+_BRACKET_PAIRS = ("()", "[]", "<>", "「」", "（）", "［］", "＜＞")
+_OPENINGS = tuple(pair[0] for pair in _BRACKET_PAIRS)
+
+
+def _stripped_key(plain: str) -> str:
+    """``plain`` (comparable text) without bracketed parts and without a name prefix, as the
+    joined tokens."""
+    without = patterns.NAME_PREFIX.sub("", plain)
+    for opening, closing in _BRACKET_PAIRS:
         while opening in without and closing in without.split(opening, 1)[1]:
             head, rest = without.split(opening, 1)
             without = head + " " + rest.split(closing, 1)[1]
