@@ -276,6 +276,21 @@ def test_out_must_not_be_an_input_folder_nor_hold_one(tmp_path: Path, capsys: py
     assert snapshot(site) == before
 
 
+def test_out_inside_the_crawl_must_not_hold_its_pages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A build replaces --out whole and later builds pass a build folder over: an --out that
+    is a folder of pages would lose them from the next build on."""
+    site = write_site(tmp_path / "site", ["a.html", "en/b.html"])
+    before = snapshot(site)
+    assert main(["build", str(site), "--out", str(site / "en"), "-q"]) == 2
+    assert "holds pages of the input" in capsys.readouterr().err
+    assert snapshot(site) == before
+    # a folder of its own inside the crawl is fine, build after build
+    out = site / "out"
+    for _ in range(2):
+        assert main(["build", str(site), "--out", str(out), "-q"]) == 0
+        assert json.loads((out / "report.json").read_text())["counts"]["articles"] == 2
+
+
 def test_a_very_long_query_is_rejected_not_kept(tmp_path: Path) -> None:
     site = write_site(tmp_path / "site", ["a.html"])
     page = (site / "a.html").read_text().replace("What is a?", "why " * 25_000)

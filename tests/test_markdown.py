@@ -183,6 +183,33 @@ def test_beside_html_pages_markdown_files_are_notes_not_pages(tmp_path: Path) ->
     out = tmp_path / "mixed-out"
     assert main(["build", str(mixed), "--out", str(out), "-q"]) == 0
     assert {r["article_id"] for r in _lines(out / "corpus.jsonl")} == {"guide/setup.html"}
+    report = json.loads((out / "report.json").read_text())
+    assert report["passed_over"] == [{"path": "mixed", "kind": "Markdown", "files": 1}]
+
+
+def test_a_docs_tree_with_a_template_is_read_as_markdown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """MkDocs keeps theme overrides (overrides/main.html) beside the docs: the tree holds more
+    Markdown pages, so it is read as Markdown and the template is passed over, saying so."""
+    docs = tmp_path / "docs"
+    for source in DOCS.rglob("*.md"):
+        target = docs / source.relative_to(DOCS)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(source.read_bytes())
+    (docs / "overrides").mkdir()
+    (docs / "overrides" / "main.html").write_text('{% extends "base.html" %}\n')
+    out = tmp_path / "docs-out"
+    assert main(["build", str(docs), "--out", str(out)]) == 0
+    assert "passed over in docs: 1 HTML file (the tree holds more Markdown pages" in (
+        capsys.readouterr().err
+    )
+    golden = {q["qid"] for q in _lines(out / "golden.jsonl")}
+    plain = tmp_path / "plain-out"
+    assert main(["build", str(DOCS), "--out", str(plain), "-q"]) == 0
+    assert golden == {q["qid"] for q in _lines(plain / "golden.jsonl")} != set()
+    report = json.loads((out / "report.json").read_text())
+    assert report["passed_over"] == [{"path": "docs", "kind": "HTML", "files": 1}]
 
 
 def test_an_html_build_does_not_import_markdown_it(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ from .ingest import (
     folder_listings,
     in_id_order,
     iter_pages,
+    passed_over,
 )
 from .models import BuildResult, Report
 from .page_results import PageResult, crashed_page, process_page, render_page
@@ -41,10 +42,13 @@ from .report import ReportBuilder, nothing_built
 def build(paths: Sequence[str | Path], config: Config | None = None) -> BuildResult:
     """Build the golden set from input paths (folders, HTML files, WARC, JSONL), in memory."""
     config = config or Config()
+    checked = check_paths(paths)
+    listings = folder_listings(checked)
     results = sorted(
-        (process_page(page, config) for page in iter_pages(paths)), key=PageResult.order
+        (process_page(page, config) for page in iter_pages(checked, None, listings)),
+        key=PageResult.order,
     )
-    builder = ReportBuilder()
+    builder = ReportBuilder(passed_over(listings))
     kept = list(builder.fold(results))
     return BuildResult(
         corpus=[r for p in kept for r in p.corpus],
@@ -124,6 +128,7 @@ def _write_build(
     workers = workers or default_workers()
     render = partial(render_page, config=config)
     listings = folder_listings(checked)
+    skipped_kind = passed_over(listings)
     if progress.enabled and progress.total is None:
         progress.total = count_pages(checked, listings)
         progress.total_bytes = crawl_bytes(checked)
@@ -137,7 +142,7 @@ def _write_build(
         # the outputs as soon as the ones before it are done (no run files, and the writing
         # overlaps the work). Should a file appear mid-build and break that order, the files
         # written so far are dropped and the build starts again on the sorting path.
-        builder = ReportBuilder()
+        builder = ReportBuilder(skipped_kind)
         pages = iter_pages(checked, position, listings)
         ordered = map_ordered(render, pages, workers, on_crash=crashed_page)
         try:
@@ -152,7 +157,7 @@ def _write_build(
         except _OutOfOrder:
             progress.done = 0
             listings = {}  # read the folders again: they changed
-    builder = ReportBuilder()
+    builder = ReportBuilder(skipped_kind)
     results = map_unordered(
         render,
         iter_pages(checked, position, listings),

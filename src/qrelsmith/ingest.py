@@ -14,16 +14,17 @@ import json
 import os
 import re
 import zlib
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from email.message import Message
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 from .errors import UsageError
 from .markdown import MARKDOWN_SUFFIXES, is_markdown
+from .models import PassedOver
 
 if TYPE_CHECKING:
     from warcio.archiveiterator import ArchiveIterator
@@ -121,14 +122,23 @@ def _file_page(path: str | Path, relative: str) -> Page:
 BUILD_MARKERS = ("golden.jsonl", "report.json")
 
 
-def html_files(root: Path) -> list[tuple[str, str]]:
-    """(relative path with "/", full path) of every *.html / *.htm below ``root``, sorted;
-    hidden folders (.git, .cache ...) and earlier build folders are passed over. Plain string
-    work per file: pathlib objects per file cost more than the walk itself.
+class Listing(list[tuple[str, str]]):
+    """The pages of a folder, (relative path with "/", full path) sorted, and the count of the
+    files of the other kind that were passed over (``html_files``)."""
 
-    A folder without any HTML page is a Markdown docs tree: its *.md / *.markdown files are
-    listed instead. Beside HTML pages, Markdown files are the crawl's notes (README.md), not
-    its pages."""
+    passed_over: int = 0
+    passed_over_kind: Literal["HTML", "Markdown"] = "Markdown"
+
+
+def html_files(root: Path) -> Listing:
+    """(relative path with "/", full path) of the pages below ``root``, sorted; hidden folders
+    (.git, .cache ...) and earlier build folders are passed over. Plain string work per file:
+    pathlib objects per file cost more than the walk itself.
+
+    A tree holds HTML pages (*.html, *.htm) or Markdown ones (*.md, *.markdown): whichever
+    there are more of (HTML on a tie). The others are not pages of that site: the notes of an
+    HTML crawl (README.md, CASES.md), the templates of a Markdown docs tree
+    (overrides/main.html). The listing says how many were passed over, and of which kind."""
     top = os.fspath(root)
     found: list[tuple[str, str]] = []
     markdown: list[tuple[str, str]] = []
@@ -145,15 +155,28 @@ def html_files(root: Path) -> list[tuple[str, str]]:
             lower = name.lower()
             if lower.endswith(HTML_SUFFIXES):
                 found.append((prefix + name, os.path.join(folder, name)))
-            elif not found and lower.endswith(MARKDOWN_SUFFIXES):
+            elif lower.endswith(MARKDOWN_SUFFIXES):
                 markdown.append((prefix + name, os.path.join(folder, name)))
-    chosen = found or markdown
-    chosen.sort()
-    return chosen
+    kind: Literal["HTML", "Markdown"] = "Markdown"
+    chosen, other = found, markdown
+    if len(markdown) > len(found):
+        chosen, other, kind = markdown, found, "HTML"
+    listing = Listing(sorted(chosen))
+    listing.passed_over, listing.passed_over_kind = len(other), kind
+    return listing
+
+
+def passed_over(listings: Mapping[Path, Listing]) -> list[PassedOver]:
+    """The input folders whose files of the other kind were not read as pages."""
+    return [
+        PassedOver(path=path.name, kind=listing.passed_over_kind, files=listing.passed_over)
+        for path, listing in sorted(listings.items())
+        if listing.passed_over
+    ]
 
 
 #: ``html_files`` of the folders among a build's inputs, walked once for all who need them.
-Listings = dict[Path, list[tuple[str, str]]]
+Listings = dict[Path, Listing]
 
 
 def folder_listings(paths: Sequence[Path]) -> Listings:
@@ -166,9 +189,7 @@ def _listing(path: Path, listings: Listings | None) -> list[tuple[str, str]]:
     return listings[path] if listings is not None and path in listings else html_files(path)
 
 
-def read_folder(
-    root: Path, listings: Listings | None = None, prefix: str = ""
-) -> Iterator[Page]:
+def read_folder(root: Path, listings: Listings | None = None, prefix: str = "") -> Iterator[Page]:
     """Every page ``html_files`` finds below ``root``, in sorted path order; ids and paths
     start with ``prefix`` (``folder_prefixes``)."""
     for relative, full in _listing(root, listings):
@@ -284,9 +305,7 @@ def _read_records(path: Path, handle: IO[bytes], base: int) -> Generator[Page, N
             )
             yield Page(article_id, article_id, b"", url=url, error=error)
             continue
-        yield Page(
-            article_id, article_id, data, url=url, http_charset=charset, end=handle.tell()
-        )
+        yield Page(article_id, article_id, data, url=url, http_charset=charset, end=handle.tell())
 
 
 #: How a WARC record starts, uncompressed, and a gzip member (magic and the deflate method).

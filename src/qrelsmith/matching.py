@@ -99,7 +99,9 @@ _form = _Form
 
 
 #: Brackets whose content ``stripped`` drops (after NFKC, which makes "（" a "(").
-_BRACKET_PAIRS = ("()", "[]", "<>", "「」", "（）", "［］", "＜＞")
+_BRACKET_PAIRS = (
+    ("(", ")"), ("[", "]"), ("<", ">"), ("「", "」"), ("（", "）"), ("［", "］"), ("＜", "＞"),
+)  # fmt: skip
 _OPENINGS = tuple(pair[0] for pair in _BRACKET_PAIRS)
 
 

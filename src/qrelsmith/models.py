@@ -202,6 +202,15 @@ class Skipped(Record):
     reason: str
 
 
+class PassedOver(Record):
+    """Files of an input folder that were not read as pages: a tree is read as HTML or as
+    Markdown, whichever it holds more of; the other kind are its notes or its templates."""
+
+    path: str = Field(description="the input folder's name")
+    kind: Literal["HTML", "Markdown"] = Field(description="the kind of file passed over")
+    files: int
+
+
 class Replaced(Record):
     """A page read with a few undecodable bytes shown as U+FFFD, as a browser shows them."""
 
@@ -260,6 +269,11 @@ class Report(Record):
     )
     replaced: list[Replaced] = Field(
         default_factory=list, description="pages read with a few undecodable bytes"
+    )
+    passed_over: list[PassedOver] = Field(
+        default_factory=list,
+        description="input folders whose files of the other kind (HTML or Markdown) were "
+        "not read as pages",
     )
     rejected: list[Rejected]
     manifest: Manifest

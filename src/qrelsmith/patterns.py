@@ -352,7 +352,7 @@ MATCH_CONFIDENCE: dict[str, float] = {
     "exact_stripped": 0.97,
     "contains_max": 0.95,
     "contains_min": 0.8,
-    "fuzzy_max": 0.8,
+    "fuzzy_max": 0.79,
     "order_max": 0.7,
 }
 
@@ -416,7 +416,7 @@ AUDIT_SEED = 0
 
 #: Labels below this confidence (0-1, any rule) are over-sampled in the audit as "low
 #: confidence"; ``qrelsmith check`` flags them with its "low-confidence" signal. Order matches
-#: (at most 0.7) and the weaker fuzzy ones (at most 0.8) sit below it, containment (0.8 and up)
+#: (at most 0.7) and the weaker fuzzy ones (at most 0.79) sit below it, containment (0.8 and up)
 #: and exact ones above: the old fuzzy-ratio cut of 75 on the same share of the sample.
 LOW_CONFIDENCE = 0.75
 

@@ -21,6 +21,7 @@ from .models import (
     Counts,
     InternalError,
     Manifest,
+    PassedOver,
     Rejected,
     Replaced,
     Report,
@@ -49,7 +50,8 @@ class ReportBuilder:
     section and per article, not the records.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, passed_over: Sequence[PassedOver] = ()) -> None:
+        self.passed_over = list(passed_over)
         self.digest = hashlib.sha256()
         self.skipped: list[Skipped] = []
         self.internal: list[InternalError] = []
@@ -124,6 +126,7 @@ class ReportBuilder:
             skipped=skipped,
             internal_errors=list(self.internal),
             replaced=list(self.replaced),
+            passed_over=self.passed_over,
             rejected=list(self.rejected),
             manifest=Manifest(
                 tool="qrelsmith",

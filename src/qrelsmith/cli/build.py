@@ -8,10 +8,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..build import AUDIT_FOLDER, build_to
+from ..audit.apply import VERSIONS_FOLDER
+from ..build import AUDIT_FOLDER, OWN_ENTRIES, build_to
 from ..errors import UsageError
 from ..files import StagedFolder
-from ..ingest import check_paths
+from ..ingest import HTML_SUFFIXES, check_paths
+from ..markdown import MARKDOWN_SUFFIXES
 from ..models import AuditSample, Report
 from ..parallel import default_workers
 from ..progress import Progress
@@ -80,10 +82,17 @@ def summary(report: Report, out: Path) -> str:
         f"{counts.articles_without_table}; skipped pages: {counts.skipped}"
         + (f"; internal errors: {counts.internal_errors}" if counts.internal_errors else ""),
     ]
+    for folder in report.passed_over:
+        files = "file" if folder.files == 1 else "files"
+        pages = "HTML" if folder.kind == "Markdown" else "Markdown"
+        lines.append(
+            f"  passed over in {folder.path}: {folder.files:,} {folder.kind} {files} (the tree"
+            f' holds more {pages} pages; report.json "passed_over")'
+        )
     if report.replaced:
         lines.append(
             f"  read with undecodable bytes shown as U+FFFD: {len(report.replaced)} pages "
-            f"({counts.replaced_characters} characters; report.json \"replaced\")"
+            f'({counts.replaced_characters} characters; report.json "replaced")'
         )
     for skipped in report.skipped[:10]:
         lines.append(f"  skipped {skipped.path}: {skipped.reason}")
@@ -104,6 +113,28 @@ def check_out(out: Path, paths: list[Path]) -> None:
                 f"--out {out} is the input {path} or holds it: give an output folder "
                 "outside the crawl (one inside it is fine)"
             )
+        if real in where.parents and _holds_pages(where):
+            raise UsageError(
+                f"--out {out} holds pages of the input {path}: a build replaces --out whole, "
+                "and the pages left in it would be passed over from then on; give an output "
+                "folder of its own"
+            )
+
+
+#: What a build and its reviews write inside --out: never pages of the crawl.
+OWN_FOLDERS = OWN_ENTRIES | {VERSIONS_FOLDER}
+PAGE_SUFFIXES = HTML_SUFFIXES + MARKDOWN_SUFFIXES
+
+
+def _holds_pages(folder: Path) -> bool:
+    """Does ``folder`` hold an HTML or Markdown page beside what a build writes there?"""
+    if not folder.is_dir():
+        return False
+    for _, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in OWN_FOLDERS]
+        if any(name.lower().endswith(PAGE_SUFFIXES) for name in files):
+            return True
+    return False
 
 
 def run(args: argparse.Namespace) -> int:
