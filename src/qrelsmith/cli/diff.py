@@ -7,17 +7,18 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..audit.apply import consensus, read_review, versions
-from ..audit.sample import load_sample
+from ..audit.apply import REVIEW_FILE, consensus, read_review, versions
+from ..audit.sample import SAMPLE_FILE, load_sample
 from ..audit.sheet import CSV_FILE
 from ..audit.verdicts import read_reviews
 from ..audit.writer import has_verdicts
-from ..buildfolder import Build, load_build
+from ..buildfolder import Build, load_build, read_document
 from ..diff import DIFF_FILE, diff_builds, summary
 from ..errors import QrelsmithError
 from ..export import AUDIT_FOLDER
 from ..files import write_json
-from .options import FORMATTER, error_line, say
+from ..models import AuditSample
+from .options import FORMATTER, error_line, say, warn
 
 #: Exit codes, as diff(1): the same, different, trouble.
 EXIT_SAME, EXIT_DIFFERENT, EXIT_TROUBLE = 0, 1, 2
@@ -30,7 +31,8 @@ EXAMPLES = """examples:
 Compares two builds of the same site by qid: queries added, removed or changed (query, answer,
 reference), labels that moved to other sections, labelled sections whose text changed, and the
 corpus. The reviewer's verdicts on OLD (OLD/audit/audit.csv, else the files the last
-'audit apply' of OLD read) carry over where the query, its reference and the labelled sections'
+'audit apply' of OLD read; only a review of OLD's current golden.jsonl, not one of an earlier
+build into the same folder) carry over where the query, its reference and the labelled sections'
 text are unchanged; the others are listed for re-review. Writes NEW/audit/diff.json: the next
 'qrelsmith audit sample NEW' draws the re-review queries first and fills in the carried
 verdicts. The changes go to stdout, 'wrote ...' and errors to stderr.
@@ -68,19 +70,35 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     parser.set_defaults(func=run)
 
 
-def verdict_files(old: Build) -> list[Path]:
-    """OLD's verdicts: a filled-in audit.csv, else the files of its latest version's review
-    that are still there."""
+def verdict_files(old: Build) -> tuple[list[Path], list[str]]:
+    """OLD's verdicts on its current golden.jsonl: a filled-in audit.csv whose sample was drawn
+    from it, else the files of the latest review made for it (``versions/vN/review.json``)
+    that are still there. Also the reviews passed over because they judged another
+    golden.jsonl (OLD was rebuilt since: their qids and section ids may name other rows and
+    sections now), for a warning."""
     audit = old.folder / AUDIT_FOLDER
+    passed_over: list[str] = []
     if has_verdicts(audit):
-        return [audit / CSV_FILE]
+        sample = audit / SAMPLE_FILE
+        drawn = (
+            read_document(sample, AuditSample, "an audit sample").golden_sha256
+            if sample.is_file()
+            else old.golden_sha256  # no sample: load_sample says so
+        )
+        if drawn == old.golden_sha256:
+            return [audit / CSV_FILE], []
+        passed_over.append(str(audit / CSV_FILE))
     for version in reversed(versions(old.folder)):
         review = read_review(version)
-        found = [Path(name) for name in review.verdict_files] if review else []
-        found = [path for path in found if path.is_file()]
+        if review is None:
+            continue
+        if review.golden_sha256 != old.golden_sha256:
+            passed_over.append(str(version / REVIEW_FILE))
+            continue
+        found = [path for name in review.verdict_files if (path := Path(name)).is_file()]
         if found:
-            return found
-    return []
+            return found, passed_over
+    return [], passed_over
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,7 +113,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     old, new = load_build(args.old), load_build(args.new)
-    files = list(args.verdicts) if args.verdicts else verdict_files(old)
+    if args.verdicts:
+        files = list(args.verdicts)
+    else:
+        files, passed_over = verdict_files(old)
+        for path in passed_over:
+            warn(
+                f"{path} reviewed another golden.jsonl than {old.folder}'s (the folder was "
+                "rebuilt since): its verdicts are not carried over"
+            )
     verdicts = consensus(read_reviews(files, old, load_sample(old))) if files else {}
     report = diff_builds(old, new, verdicts, [str(path) for path in files])
     if args.out == "-":
