@@ -202,8 +202,36 @@ def test_verdicts_named_explicitly_and_found_through_a_version(
 
 
 def test_trouble_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["diff", str(tmp_path), str(tmp_path)]) == 2
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    assert main(["diff", str(tmp_path / "a"), str(tmp_path / "b")]) == 2
     assert capsys.readouterr().err.startswith("error: ")
+
+
+def test_a_build_against_the_same_folder_is_refused_and_writes_nothing(
+    builds: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, _ = builds
+    same = tmp_path / "same"
+    shutil.copytree(old, same)
+    (tmp_path / "link").symlink_to(same)
+    capsys.readouterr()
+    for other in (same, tmp_path / "link"):
+        assert main(["diff", str(same), str(other)]) == 2
+        assert "the same folder" in capsys.readouterr().err
+    assert not (same / "audit" / "diff.json").exists()
+
+
+def test_out_in_a_missing_folder_is_a_usage_error(
+    builds: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, new = builds
+    capsys.readouterr()
+    assert main(["diff", str(old), str(new), "--out", str(tmp_path / "nope" / "d.json")]) == 2
+    assert "no folder" in capsys.readouterr().err
+    assert not (tmp_path / "nope").exists()
+    assert main(["diff", str(old), str(new), "--out", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
 
 
 def ports_moved_site(folder: Path) -> Path:

@@ -4,6 +4,7 @@ over (``diff.diff_builds``). Exit codes as diff(1): 0 the same, 1 different, 2 t
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from ..audit.verdicts import read_reviews
 from ..audit.writer import has_verdicts
 from ..buildfolder import Build, load_build, read_document
 from ..diff import DIFF_FILE, diff_builds, summary
-from ..errors import QrelsmithError
+from ..errors import QrelsmithError, UsageError
 from ..export import AUDIT_FOLDER
 from ..files import write_json
 from ..models import AuditSample
@@ -38,7 +39,7 @@ text are unchanged; the others are listed for re-review. Writes NEW/audit/diff.j
 verdicts. The changes go to stdout, 'wrote ...' and errors to stderr.
 
 exit codes (as diff): 0 nothing changed, 1 something changed, 2 trouble (a folder that is not
-a build, an unreadable verdict file)."""
+a build, OLD and NEW the same folder, an unreadable verdict file, --out in a missing folder)."""
 
 
 def register(subparsers: Any) -> None:  # argparse._SubParsersAction
@@ -101,6 +102,21 @@ def verdict_files(old: Build) -> tuple[list[Path], list[str]]:
     return [], passed_over
 
 
+def out_file(value: str) -> Path:
+    """``--out`` as a file to write: its folder must exist (a typo makes no folders)."""
+    path = Path(value)
+    if path.is_dir():
+        raise UsageError(f"--out {path} is a folder: give the file diff.json goes to")
+    if not path.parent.is_dir():
+        raise UsageError(f"--out {path}: there is no folder {path.parent}")
+    return path
+
+
+def same_folder(old: Path, new: Path) -> bool:
+    """Whether OLD and NEW name one folder (the same path, or a link to it)."""
+    return os.path.realpath(old) == os.path.realpath(new)
+
+
 def run(args: argparse.Namespace) -> int:
     """Diff, print the changes, write diff.json; exit 0 same, 1 different, 2 trouble (a data
     error or a file that cannot be written is 2 here, not 1: 1 means the builds differ)."""
@@ -112,6 +128,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if same_folder(args.old, args.new):
+        # Nothing to compare, and NEW/audit/diff.json would carry OLD's review onto itself.
+        raise UsageError(
+            f"OLD and NEW are the same folder ({args.new}): give the older build and the newer one"
+        )
+    target = out_file(args.out) if args.out and args.out != "-" else None
     old, new = load_build(args.old), load_build(args.new)
     if args.verdicts:
         files = list(args.verdicts)
@@ -129,7 +151,7 @@ def _run(args: argparse.Namespace) -> int:
     else:
         for line in summary(report):
             print(line)
-        target = Path(args.out) if args.out else new.folder / AUDIT_FOLDER / DIFF_FILE
+        target = target or new.folder / AUDIT_FOLDER / DIFF_FILE
         write_json(target, report)
         say(f"wrote {target}")
     return EXIT_DIFFERENT if report.changed_anything else EXIT_SAME
