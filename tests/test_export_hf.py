@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +93,34 @@ def test_the_licence_is_stated_never_guessed(reviewed: Path, tmp_path: Path) -> 
     assert stop.value.code == 2
     assert main(["export", "hf", str(reviewed), "--out", str(tmp_path / "x"), "--license",
                  "mit", "--language", "english"]) == 2
+
+
+def test_a_redone_export_replaces_the_previous_one_whole(reviewed: Path, tmp_path: Path) -> None:
+    out = tmp_path / "hf"
+    export(reviewed / "versions" / "v1", out, "--format", "jsonl")
+    (out / ".gitattributes").write_text("*.parquet filter=lfs\n", encoding="utf-8")  # a Hub clone
+    (out / "corpus" / "stale.txt").write_text("left by hand", encoding="utf-8")
+    _requires("pyarrow")
+    export(reviewed / "versions" / "v1", out)
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
+        ".gitattributes", "README.md", "corpus/test.parquet", "qrels/test.parquet",
+        "queries/test.parquet",
+    ]
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".hf.")] == [".hf.lock"]
+
+
+def test_out_that_is_a_file_or_the_build_is_a_usage_error(
+    reviewed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("mine", encoding="utf-8")
+    capsys.readouterr()
+    for out, says in ((afile, "is not a folder"), (reviewed, "is the folder exported")):
+        assert main(["export", "hf", str(reviewed / "versions" / "v1"), "--out", str(out),
+                     "--license", "mit", "--language", "en", "--format", "jsonl"]) == 2
+        assert says in capsys.readouterr().err
+    assert afile.read_text(encoding="utf-8") == "mine"
+    assert not (reviewed / "README.md").exists()
 
 
 def test_an_unreviewed_build_says_so_and_size_categories() -> None:
@@ -249,4 +276,4 @@ def test_a_missing_pyarrow_is_one_clear_line(reviewed: Path, tmp_path: Path,
     assert main(["export", "hf", str(reviewed), "--out", str(tmp_path / "x"), "--license",
                  "mit", "--language", "en"]) == 2
     assert "pip install 'qrelsmith[hf]'" in capsys.readouterr().err
-    shutil.rmtree(tmp_path / "x", ignore_errors=True)
+    assert not (tmp_path / "x").exists()  # nothing half-written

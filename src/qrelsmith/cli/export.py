@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -85,11 +86,24 @@ def _review(root: Path, version: str | None) -> ReviewSummary | None:
     return reviews[-1] if reviews else None
 
 
+def check_out(out: Path, source: Path) -> None:
+    """UsageError for an ``--out`` that cannot be the dataset folder: a file, or the folder
+    exported (or one holding it), which the swap of the export would replace."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} exists and is not a folder: give the dataset's folder")
+    where, real = Path(os.path.realpath(out)), Path(os.path.realpath(source))
+    if where == real or where in real.parents:
+        raise UsageError(
+            f"--out {out} is the folder exported ({source}) or holds it: give another folder"
+        )
+
+
 def run_hf(args: argparse.Namespace) -> int:
     """``export hf``."""
     bad = [code for code in args.language if not _LANGUAGE.match(code)]
     if bad:
         raise UsageError(f"--language {bad[0]!r} is not a language code such as en, ja or pt-BR")
+    check_out(args.out, args.dir)
     build = load_build(args.dir)
     folder = build.folder
     version = folder.name if folder.parent.name == VERSIONS_FOLDER else None
