@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,32 @@ def test_out_that_is_a_file_or_the_build_is_a_usage_error(
         assert says in capsys.readouterr().err
     assert afile.read_text(encoding="utf-8") == "mine"
     assert not (reviewed / "README.md").exists()
+
+
+def test_the_card_cites_only_a_review_of_the_labels_exported(
+    reviewed: Path, tmp_path: Path
+) -> None:
+    text = (export(reviewed, tmp_path / "own", "--format", "jsonl") / "README.md").read_text("utf-8")
+    assert "label precision 0.969" in text and "before its corrections" in text
+    # The folder built again from an edited site: versions/v1 stays, but its review judged the
+    # earlier golden.jsonl, not the labels exported now.
+    site = tmp_path / "site"
+    shutil.copytree(SAMPLE, site)
+    joins = site / "en" / "sql-joins.html"
+    page = joins.read_text(encoding="utf-8")
+    assert "Every combination of sizes and colours" in page
+    joins.write_text(page.replace("Every combination of sizes and colours",
+                                  "Every pair of a size and a colour"), encoding="utf-8")
+    rebuilt = tmp_path / "rebuilt"
+    shutil.copytree(reviewed, rebuilt)
+    assert main(["build", str(site), "--out", str(rebuilt), "-q"]) == 0
+    assert (rebuilt / "versions" / "v1" / "review.json").is_file()
+    text = (export(rebuilt, tmp_path / "hf", "--format", "jsonl") / "README.md").read_text("utf-8")
+    assert "label precision 0.969" not in text and "No human review was applied" in text
+    # The version still cites the review that made it.
+    text = (export(rebuilt / "versions" / "v1", tmp_path / "v1", "--format", "jsonl")
+            / "README.md").read_text("utf-8")
+    assert "label precision 0.969" in text and "version `v1`" in text
 
 
 def test_an_unreviewed_build_says_so_and_size_categories() -> None:

@@ -77,12 +77,17 @@ def _add_hf(kinds: Any, name: str) -> None:
     parser.set_defaults(func=run_hf)
 
 
-def _review(root: Path, version: str | None) -> ReviewSummary | None:
-    """The review the card reports: the exported version's own, else (the build's own labels)
-    the latest review that measured them."""
+def _review(root: Path, version: str | None, golden_sha256: str) -> ReviewSummary | None:
+    """The review the card reports: the exported version's own (the review that made it),
+    else (the build's own labels) the latest review of the build's current golden.jsonl. A
+    review of an earlier build into the same folder measured other labels: none applies."""
     if version:
         return read_review(root / VERSIONS_FOLDER / version)
-    reviews = [review for folder in versions(root) if (review := read_review(folder))]
+    reviews = [
+        review
+        for folder in versions(root)
+        if (review := read_review(folder)) and review.golden_sha256 == golden_sha256
+    ]
     return reviews[-1] if reviews else None
 
 
@@ -115,7 +120,7 @@ def run_hf(args: argparse.Namespace) -> int:
         license=args.license,
         languages=list(dict.fromkeys(args.language)),
         report=read_document(root / REPORT, Report, "a build report"),
-        review=_review(root, version),
+        review=_review(root, version, build.golden_sha256),
         reviewed_version=version,
     )
     counts = write_hf(args.out, build.corpus, build.queries, facts, args.format)
