@@ -150,6 +150,31 @@ def test_the_card_cites_only_a_review_of_the_labels_exported(
     assert "label precision 0.969" in text and "version `v1`" in text
 
 
+@pytest.mark.parametrize("licence", ["", "foo bar", "mit\nlicense: other", "-x", "cc/by"])
+def test_a_licence_is_one_id(licence: str, reviewed: Path, tmp_path: Path,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["export", "hf", str(reviewed), "--out", str(tmp_path / "x"),
+                 f"--license={licence}", "--language", "en", "--format", "jsonl"]) == 2
+    assert "is not a licence id such as cc-by-4.0" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+def test_the_name_is_one_line_and_yaml_safe(reviewed: Path, tmp_path: Path) -> None:
+    name = "My set\n---\nlicense: other\n# \"quoted\": x\x7f  \t end"
+    out = export(reviewed, tmp_path / "hf", "--format", "jsonl", "--name", name)
+    text = (out / "README.md").read_text("utf-8")
+    _, header, body = text.split("---\n", 2)
+    assert '# My set --- license: other # "quoted": x end\n' in body
+    assert text.count("\n---\n") == 1 and "\nlicense: other" not in header
+    for licence in ("apache-2.0", "openrail++", "CC-BY-SA-4.0", "other"):
+        export(reviewed, tmp_path / licence, "--format", "jsonl", "--license", licence)
+    yaml = _requires("yaml")
+    meta = yaml.safe_load(header)
+    assert meta["pretty_name"] == 'My set --- license: other # "quoted": x end'
+    assert meta["license"] == "cc-by-4.0"
+
+
 def test_an_unreviewed_build_says_so_and_size_categories() -> None:
     from qrelsmith.export.hf import CardFacts
     from qrelsmith.models import Report

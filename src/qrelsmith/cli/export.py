@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,14 +25,17 @@ HF_EPILOG = """examples:
 Writes the layout MTEB's retrieval tasks load from the Hugging Face Hub or a folder: configs
 corpus, queries and default (the qrels), each with a test split, as Parquet (needs
 pip install 'qrelsmith[hf]') or JSON lines, and README.md, the dataset card: YAML header
-(configs, languages, the licence you state, size category) and how the labels were made, from
-report.json, with the review's precision when a review was applied. Give a version folder
-(versions/vN) to export the reviewed labels. Load it with
+(title, configs, languages, the licence you state, size category) and how the labels were
+made, from report.json, with the review's precision when a review of these labels was
+applied. Give a version folder (versions/vN) to export the reviewed labels. OUT is replaced
+whole (its other entries, such as .git, kept). Load it with
 datasets.load_dataset("out-hf", "corpus", split="test"), or push it with
 huggingface-cli upload."""
 
 #: Language codes as the Hub's card metadata takes them (ISO 639-1/639-3, optional region).
 _LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")
+#: A licence id, SPDX's or the Hub's (cc-by-4.0, mit, apache-2.0, openrail++, other): one token.
+_LICENSE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+-]*$")
 
 
 def register(subparsers: Any) -> None:  # argparse._SubParsersAction
@@ -62,8 +66,8 @@ def _add_hf(kinds: Any, name: str) -> None:
         "--license",
         required=True,
         metavar="ID",
-        help="the dataset's licence as a Hub licence id (cc-by-4.0, mit, other ...): stated "
-        "by you, never guessed from the pages",
+        help="the dataset's licence as an SPDX or Hub licence id (cc-by-4.0, mit, other ...; "
+        "one word): stated by you, never guessed from the pages",
     )
     parser.add_argument(
         "--language",
@@ -73,7 +77,10 @@ def _add_hf(kinds: Any, name: str) -> None:
         help="a language of the pages (ISO 639-1, e.g. en); repeat for each",
     )
     parser.add_argument("--format", choices=FORMATS, default="parquet", help="default: parquet")
-    parser.add_argument("--name", help="the card's title (default: the build folder's name)")
+    parser.add_argument(
+        "--name",
+        help="the card's title, on one line (default: the build folder's name)",
+    )
     parser.set_defaults(func=run_hf)
 
 
@@ -89,6 +96,14 @@ def _review(root: Path, version: str | None, golden_sha256: str) -> ReviewSummar
         if (review := read_review(folder)) and review.golden_sha256 == golden_sha256
     ]
     return reviews[-1] if reviews else None
+
+
+def title(name: str | None) -> str:
+    """The card's title on one line: whitespace (newlines included) folded to single spaces,
+    control characters dropped, undecodable bytes of the command line shown as '?'."""
+    folded = " ".join((name or "").split())
+    folded = "".join(ch for ch in folded if unicodedata.category(ch) != "Cc")
+    return folded.encode("utf-8", "replace").decode("utf-8")
 
 
 def check_out(out: Path, source: Path) -> None:
@@ -108,6 +123,11 @@ def run_hf(args: argparse.Namespace) -> int:
     bad = [code for code in args.language if not _LANGUAGE.match(code)]
     if bad:
         raise UsageError(f"--language {bad[0]!r} is not a language code such as en, ja or pt-BR")
+    if not _LICENSE.match(args.license):
+        raise UsageError(
+            f"--license {args.license!r} is not a licence id such as cc-by-4.0, mit or other "
+            "(one word of letters, digits, '.', '-', '+')"
+        )
     check_out(args.out, args.dir)
     build = load_build(args.dir)
     folder = build.folder
@@ -116,7 +136,7 @@ def run_hf(args: argparse.Namespace) -> int:
     if not (root / REPORT).is_file():
         raise DataError(f"no {REPORT} in {root}: the card states how the labels were made from it")
     facts = CardFacts(
-        name=args.name or root.resolve().name,
+        name=title(args.name) or title(root.resolve().name),
         license=args.license,
         languages=list(dict.fromkeys(args.language)),
         report=read_document(root / REPORT, Report, "a build report"),

@@ -13,6 +13,7 @@ report.json and, when a review was applied, its precision. Nothing of this is im
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,9 +85,16 @@ def data_path(config: str, fmt: str) -> str:
     return f"{CONFIG_FOLDERS[config]}/{SPLIT}.{fmt}"
 
 
+#: Characters YAML does not allow unescaped (DEL, C1 controls but NEL, U+FFFE, U+FFFF); JSON
+#: escapes the C0 controls itself.
+_YAML_UNPRINTABLE = re.compile(r"[\x7f-\x84\x86-\x9f\ufffe\uffff]")
+
+
 def _yaml(value: str) -> str:
-    # A JSON string is a valid YAML double-quoted scalar: no YAML library needed.
-    return json.dumps(value, ensure_ascii=False)
+    # A JSON string is a valid YAML double-quoted scalar once the characters YAML wants
+    # escaped are: no YAML library needed. One line whatever the value holds.
+    quoted = json.dumps(value, ensure_ascii=False)
+    return _YAML_UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
 
 
 def card(facts: CardFacts, fmt: str, counts: dict[str, int]) -> str:
@@ -94,6 +102,7 @@ def card(facts: CardFacts, fmt: str, counts: dict[str, int]) -> str:
     report = facts.report
     header = [
         "---",
+        f"pretty_name: {_yaml(facts.name)}",
         "language:",
         *(f"- {_yaml(code)}" for code in facts.languages),
         f"license: {_yaml(facts.license)}",
