@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import jsonschema
@@ -201,8 +202,92 @@ def test_verdicts_named_explicitly_and_found_through_a_version(
 
 
 def test_trouble_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["diff", str(tmp_path), str(tmp_path)]) == 2
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    assert main(["diff", str(tmp_path / "a"), str(tmp_path / "b")]) == 2
     assert capsys.readouterr().err.startswith("error: ")
+
+
+def test_a_build_against_the_same_folder_is_refused_and_writes_nothing(
+    builds: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, _ = builds
+    same = tmp_path / "same"
+    shutil.copytree(old, same)
+    (tmp_path / "link").symlink_to(same)
+    capsys.readouterr()
+    for other in (same, tmp_path / "link"):
+        assert main(["diff", str(same), str(other)]) == 2
+        assert "the same folder" in capsys.readouterr().err
+    assert not (same / "audit" / "diff.json").exists()
+
+
+def test_out_in_a_missing_folder_is_a_usage_error(
+    builds: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, new = builds
+    capsys.readouterr()
+    assert main(["diff", str(old), str(new), "--out", str(tmp_path / "nope" / "d.json")]) == 2
+    assert "no folder" in capsys.readouterr().err
+    assert not (tmp_path / "nope").exists()
+    assert main(["diff", str(old), str(new), "--out", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
+
+
+def ports_moved_site(folder: Path) -> Path:
+    """samples/site with a section inserted before the first of network-ports.html (every
+    section renumbered: #3 is another section now) and the text of "TCP vs UDP" changed."""
+    site = folder / "site-b"
+    shutil.copytree(SAMPLE, site)
+    ports = site / "en" / "network-ports.html"
+    text = ports.read_text(encoding="utf-8")
+    first = text.index("<h2")
+    text = (text[:first] + '<h2 id="sec-0">Before you start</h2><p>Read this first.</p>\n'
+            + text[first:])
+    ports.write_text(text, encoding="utf-8")
+    edit(ports, '<h2 id="sec-4">TCP vs UDP</h2>',
+         '<h2 id="sec-4">TCP vs UDP</h2><p>One more paragraph.</p>')
+    return site
+
+
+@pytest.mark.parametrize("edited", [ports_moved_site, changed_site])
+def test_a_review_of_an_earlier_build_into_old_is_not_carried_over(
+    edited: Callable[[Path], Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reviewed = tmp_path / "reviewed"
+    assert main(["build", str(SAMPLE), "--out", str(reviewed), "-q"]) == 0
+    assert main(["audit", "apply", str(reviewed), str(VERDICTS)]) == 0
+    site = edited(tmp_path)
+    # OLD: the reviewed folder built again from the edited site; versions/v1 stays in it.
+    assert main(["build", str(site), "--out", str(reviewed), "-q"]) == 0
+    assert (reviewed / "versions" / "v1" / "review.json").is_file()
+    new = tmp_path / "new"
+    assert main(["build", str(site), "--out", str(new), "-q"]) == 0
+    capsys.readouterr()
+    code, report = run_diff(reviewed, new)
+    # OLD and NEW are builds of one site: no change. With changed_site, the review's git-stash
+    # qids are not in OLD any more, which must not make the diff fail either.
+    assert code == 0
+    assert report["verdicts_from"] == [] and report["carried"] == [] and report["rereview"] == []
+    err = capsys.readouterr().err
+    assert f"{reviewed / 'versions' / 'v1' / 'review.json'} reviewed another golden.jsonl" in err
+    assert "not carried over" in err
+
+
+def test_a_filled_in_sheet_of_an_earlier_build_into_old_is_not_carried_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old"
+    assert main(["build", str(SAMPLE), "--out", str(old), "-q"]) == 0
+    shutil.copyfile(VERDICTS, old / "audit" / "audit.csv")
+    site = ports_moved_site(tmp_path)
+    assert main(["build", str(site), "--out", str(old), "-q"]) == 0  # audit/ kept: verdicts
+    new = tmp_path / "new"
+    assert main(["build", str(site), "--out", str(new), "-q"]) == 0
+    capsys.readouterr()
+    code, report = run_diff(old, new)
+    assert code == 0 and report["verdicts_from"] == [] and report["carried"] == []
+    assert "audit.csv reviewed another golden.jsonl" in capsys.readouterr().err
 
 
 def test_a_diff_json_that_cannot_be_written_is_trouble_not_a_difference(

@@ -96,6 +96,85 @@ def test_the_licence_is_stated_never_guessed(reviewed: Path, tmp_path: Path) -> 
                  "mit", "--language", "english"]) == 2
 
 
+def test_a_redone_export_replaces_the_previous_one_whole(reviewed: Path, tmp_path: Path) -> None:
+    out = tmp_path / "hf"
+    export(reviewed / "versions" / "v1", out, "--format", "jsonl")
+    (out / ".gitattributes").write_text("*.parquet filter=lfs\n", encoding="utf-8")  # a Hub clone
+    (out / "corpus" / "stale.txt").write_text("left by hand", encoding="utf-8")
+    _requires("pyarrow")
+    export(reviewed / "versions" / "v1", out)
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
+        ".gitattributes", "README.md", "corpus/test.parquet", "qrels/test.parquet",
+        "queries/test.parquet",
+    ]
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".hf.")] == [".hf.lock"]
+
+
+def test_out_that_is_a_file_or_the_build_is_a_usage_error(
+    reviewed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("mine", encoding="utf-8")
+    capsys.readouterr()
+    for out, says in ((afile, "is not a folder"), (reviewed, "is the folder exported")):
+        assert main(["export", "hf", str(reviewed / "versions" / "v1"), "--out", str(out),
+                     "--license", "mit", "--language", "en", "--format", "jsonl"]) == 2
+        assert says in capsys.readouterr().err
+    assert afile.read_text(encoding="utf-8") == "mine"
+    assert not (reviewed / "README.md").exists()
+
+
+def test_the_card_cites_only_a_review_of_the_labels_exported(
+    reviewed: Path, tmp_path: Path
+) -> None:
+    text = (export(reviewed, tmp_path / "own", "--format", "jsonl") / "README.md").read_text("utf-8")
+    assert "label precision 0.969" in text and "before its corrections" in text
+    # The folder built again from an edited site: versions/v1 stays, but its review judged the
+    # earlier golden.jsonl, not the labels exported now.
+    site = tmp_path / "site"
+    shutil.copytree(SAMPLE, site)
+    joins = site / "en" / "sql-joins.html"
+    page = joins.read_text(encoding="utf-8")
+    assert "Every combination of sizes and colours" in page
+    joins.write_text(page.replace("Every combination of sizes and colours",
+                                  "Every pair of a size and a colour"), encoding="utf-8")
+    rebuilt = tmp_path / "rebuilt"
+    shutil.copytree(reviewed, rebuilt)
+    assert main(["build", str(site), "--out", str(rebuilt), "-q"]) == 0
+    assert (rebuilt / "versions" / "v1" / "review.json").is_file()
+    text = (export(rebuilt, tmp_path / "hf", "--format", "jsonl") / "README.md").read_text("utf-8")
+    assert "label precision 0.969" not in text and "No human review was applied" in text
+    # The version still cites the review that made it.
+    text = (export(rebuilt / "versions" / "v1", tmp_path / "v1", "--format", "jsonl")
+            / "README.md").read_text("utf-8")
+    assert "label precision 0.969" in text and "version `v1`" in text
+
+
+@pytest.mark.parametrize("licence", ["", "foo bar", "mit\nlicense: other", "-x", "cc/by"])
+def test_a_licence_is_one_id(licence: str, reviewed: Path, tmp_path: Path,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["export", "hf", str(reviewed), "--out", str(tmp_path / "x"),
+                 f"--license={licence}", "--language", "en", "--format", "jsonl"]) == 2
+    assert "is not a licence id such as cc-by-4.0" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+def test_the_name_is_one_line_and_yaml_safe(reviewed: Path, tmp_path: Path) -> None:
+    name = "My set\n---\nlicense: other\n# \"quoted\": x\x7f  \t end"
+    out = export(reviewed, tmp_path / "hf", "--format", "jsonl", "--name", name)
+    text = (out / "README.md").read_text("utf-8")
+    _, header, body = text.split("---\n", 2)
+    assert '# My set --- license: other # "quoted": x end\n' in body
+    assert text.count("\n---\n") == 1 and "\nlicense: other" not in header
+    for licence in ("apache-2.0", "openrail++", "CC-BY-SA-4.0", "other"):
+        export(reviewed, tmp_path / licence, "--format", "jsonl", "--license", licence)
+    yaml = _requires("yaml")
+    meta = yaml.safe_load(header)
+    assert meta["pretty_name"] == 'My set --- license: other # "quoted": x end'
+    assert meta["license"] == "cc-by-4.0"
+
+
 def test_an_unreviewed_build_says_so_and_size_categories() -> None:
     from qrelsmith.export.hf import CardFacts
     from qrelsmith.models import Report
@@ -249,4 +328,4 @@ def test_a_missing_pyarrow_is_one_clear_line(reviewed: Path, tmp_path: Path,
     assert main(["export", "hf", str(reviewed), "--out", str(tmp_path / "x"), "--license",
                  "mit", "--language", "en"]) == 2
     assert "pip install 'qrelsmith[hf]'" in capsys.readouterr().err
-    shutil.rmtree(tmp_path / "x", ignore_errors=True)
+    assert not (tmp_path / "x").exists()  # nothing half-written

@@ -13,12 +13,13 @@ report.json and, when a review was applied, its precision. Nothing of this is im
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UsageError
-from ..files import atomic_open_bytes, write_jsonl, write_text
+from ..files import StagedFolder, atomic_open_bytes, write_jsonl, write_text
 from ..labels import qrels_rows, sections_by_article
 from ..models import CorpusRecord, GoldenQuery, Report, ReviewSummary
 
@@ -28,6 +29,10 @@ CARD = "README.md"
 
 #: config name -> folder; "default" holds the qrels, as MTEB's loader expects.
 CONFIG_FOLDERS = {"corpus": "corpus", "queries": "queries", "default": "qrels"}
+
+#: The entries of the dataset folder an export writes; any other (a Hub clone's .git and
+#: .gitattributes, the user's own files) is carried over when the export is redone.
+OWN_ENTRIES = frozenset({CARD, *CONFIG_FOLDERS.values()})
 
 #: The Hub's size categories (upper bounds of the number of examples) as its card tags say them.
 SIZE_CATEGORIES: tuple[tuple[int, str], ...] = (
@@ -80,9 +85,16 @@ def data_path(config: str, fmt: str) -> str:
     return f"{CONFIG_FOLDERS[config]}/{SPLIT}.{fmt}"
 
 
+#: Characters YAML does not allow unescaped (DEL, C1 controls but NEL, U+FFFE, U+FFFF); JSON
+#: escapes the C0 controls itself.
+_YAML_UNPRINTABLE = re.compile(r"[\x7f-\x84\x86-\x9f\ufffe\uffff]")
+
+
 def _yaml(value: str) -> str:
-    # A JSON string is a valid YAML double-quoted scalar: no YAML library needed.
-    return json.dumps(value, ensure_ascii=False)
+    # A JSON string is a valid YAML double-quoted scalar once the characters YAML wants
+    # escaped are: no YAML library needed. One line whatever the value holds.
+    quoted = json.dumps(value, ensure_ascii=False)
+    return _YAML_UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
 
 
 def card(facts: CardFacts, fmt: str, counts: dict[str, int]) -> str:
@@ -90,6 +102,7 @@ def card(facts: CardFacts, fmt: str, counts: dict[str, int]) -> str:
     report = facts.report
     header = [
         "---",
+        f"pretty_name: {_yaml(facts.name)}",
         "language:",
         *(f"- {_yaml(code)}" for code in facts.languages),
         f"license: {_yaml(facts.license)}",
@@ -200,17 +213,23 @@ def write_hf(
     facts: CardFacts,
     fmt: str = "parquet",
 ) -> dict[str, int]:
-    """Write the three configs and the card into ``folder``; returns the rows per config."""
+    """Write the three configs and the card into ``folder``; returns the rows per config.
+
+    The export is written into a staging folder beside ``folder`` and swapped in whole (as a
+    build is), so a redone export never leaves the files of an earlier one (``test.jsonl``
+    beside a new ``test.parquet``), and a failed one leaves the previous export as it was.
+    """
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r} (use {' or '.join(FORMATS)})")
-    root = Path(folder)
     data = tables(corpus, queries)
-    for config, rows in data.items():
-        target = root / data_path(config, fmt)
-        if fmt == "jsonl":
-            write_jsonl(target, rows)
-        else:
-            _write_parquet(target, rows, config)
-    counts = {config: len(rows) for config, rows in data.items()}
-    write_text(root / CARD, card(facts, fmt, counts))
+    with StagedFolder(folder) as staged:
+        for config, rows in data.items():
+            target = staged.path / data_path(config, fmt)
+            if fmt == "jsonl":
+                write_jsonl(target, rows)
+            else:
+                _write_parquet(target, rows, config)
+        counts = {config: len(rows) for config, rows in data.items()}
+        write_text(staged.path / CARD, card(facts, fmt, counts))
+        staged.commit(keep=lambda name: name not in OWN_ENTRIES)
     return counts
