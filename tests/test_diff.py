@@ -233,3 +233,22 @@ def test_stdout_json(builds: tuple[Path, Path], capsys: pytest.CaptureFixture[st
     capsys.readouterr()
     assert main(["diff", str(old), str(new), "--out", "-"]) == 1
     assert json.loads(capsys.readouterr().out)["counts"]["added"] == 1
+
+
+def test_a_wrong_verdict_with_disputed_sections_is_reviewed_again_not_carried(
+    builds: tuple[Path, Path], tmp_path: Path
+) -> None:
+    old, new = builds
+    carol = tmp_path / "carol.csv"
+    carol.write_text(
+        VERDICTS.read_text(encoding="utf-8-sig").replace("q3,wrong,#3", "q3,wrong,#2"),
+        encoding="utf-8",
+    )
+    _, report = run_diff(old, new, "--verdicts", str(VERDICTS), str(carol))
+    rereview = {r["qid"]: r for r in report["rereview"]}
+    assert rereview["en/network-ports.html#q3"] == {
+        "qid": "en/network-ports.html#q3",
+        "verdict": "wrong",
+        "reasons": ["the reviewers named different correct sections"],
+    }
+    assert "en/network-ports.html#q3" not in {c["qid"] for c in report["carried"]}

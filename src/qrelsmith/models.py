@@ -180,7 +180,7 @@ class GoldenQuery(Record):
     flags: list[str] = Field(
         default_factory=list,
         description="match marks (partial-reference, duplicate-heading) and review marks "
-        "('unsure' after an audit)",
+        "('corrected', 'unsure', 'disputed-correction' after an audit)",
     )
 
 

@@ -40,8 +40,10 @@ APPLY_EPILOG = """example:
 Prints label precision with 95% Wilson intervals (overall, weighted; and per match rule) and
 writes the corrected golden set to out/versions/vN/ (golden.jsonl, qrels.trec, queries.tsv,
 beir/, corpus.jsonl, changelog.jsonl, CHANGES.md); the build itself stays as it was. With
-several files (or annotators) it first prints their agreement; a row they judged differently
-is kept and flagged 'unsure'. A file that does not fit the sample writes nothing."""
+several files (or annotators) it first prints their agreement; a row given different
+verdicts is left out of precision and flagged 'unsure'; a row all judged wrong (or all partly)
+but with different sections counts for precision and keeps its label, flagged
+'disputed-correction'. A file that does not fit the sample writes nothing."""
 
 AGREE_EPILOG = """example:
   qrelsmith audit agree out alice.csv bob.csv carol.csv
