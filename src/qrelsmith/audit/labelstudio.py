@@ -15,7 +15,7 @@ from typing import Any
 
 from ..buildfolder import Build
 from ..errors import DataError, UsageError
-from ..files import write_json, write_text
+from ..files import json_error, write_json, write_text
 from .sheet import VERDICTS, RawVerdict, heading_line
 
 TASKS_FILE = "label-studio.json"
@@ -100,7 +100,9 @@ def read_export(path: Path) -> list[RawVerdict]:
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
     except json.JSONDecodeError as exc:
-        raise DataError(f"{path.name}: line {exc.lineno}: not valid JSON: {exc.msg}") from exc
+        raise DataError(
+            f"{path.name}: line {exc.lineno}: not valid JSON: {json_error(exc)}"
+        ) from exc
     if not isinstance(exported, list):
         raise DataError(f"{path.name}: not a Label Studio JSON export (expected a list of tasks)")
     rows = []
