@@ -80,10 +80,12 @@ def tasks(build: Build, rows: Sequence[dict[str, str]]) -> list[dict[str, Any]]:
     return result
 
 
-def write_tasks(folder: Path, build: Build, rows: Sequence[dict[str, str]]) -> None:
-    """Write ``label-studio.json`` (tasks) and ``label-studio.xml`` (labeling config)."""
+def write_tasks(folder: Path, build: Build, rows: Sequence[dict[str, str]]) -> list[Path]:
+    """Write ``label-studio.json`` (tasks) and ``label-studio.xml`` (labeling config); returns
+    the files written."""
     write_json(folder / TASKS_FILE, tasks(build, rows))
     write_text(folder / CONFIG_FILE, LABELING_CONFIG)
+    return [folder / TASKS_FILE, folder / CONFIG_FILE]
 
 
 def _annotator(annotation: dict[str, Any]) -> str:

@@ -18,8 +18,9 @@ from .sample import SAMPLE_FILE, articles_of, draw_sample
 from .sheet import CSV_FILE, ID_SEPARATOR, read_csv, review_rows, write_csv
 from .verdicts import NO_SECTION
 
-#: Extra formats ``audit sample --format`` can add to the sheet and the page.
-EXTRA_FORMATS: dict[str, Callable[[Path, Build, Sequence[dict[str, str]]], None]] = {
+#: Extra formats ``audit sample --format`` can add to the sheet and the page; each writer
+#: returns the files it wrote.
+EXTRA_FORMATS: dict[str, Callable[[Path, Build, Sequence[dict[str, str]]], list[Path]]] = {
     "label-studio": labelstudio.write_tasks,
 }
 
@@ -40,18 +41,20 @@ def write_audit(
     sample: AuditSample,
     formats: Sequence[str] = (),
     carried: Mapping[str, CarriedVerdict] | None = None,
-) -> Path:
-    """Write the sample's files into ``build/audit/``; returns that folder. ``carried``
-    verdicts (``qrelsmith diff``) are filled in on the sheet's rows."""
+) -> list[Path]:
+    """Write the sample's files into ``build/audit/``; returns the files for reviewers it
+    wrote (the sheet, the page, then each extra format's files; sample.json is written too).
+    ``carried`` verdicts (``qrelsmith diff``) are filled in on the sheet's rows."""
     folder = build.folder / AUDIT_FOLDER
     rows = prefill(review_rows(build, sample), carried or {})
     write_csv(folder / CSV_FILE, rows)
     write_page(folder / HTML_FILE, build, sample, rows)
-    for name in formats:
-        EXTRA_FORMATS[name](folder, build, rows)
+    written = [folder / CSV_FILE, folder / HTML_FILE]
+    for name in dict.fromkeys(formats):  # --format given twice writes once
+        written += EXTRA_FORMATS[name](folder, build, rows)
     # Last, so a sample.json always describes sheets that are fully written.
     write_text(folder / SAMPLE_FILE, sample.model_dump_json(indent=2) + "\n")
-    return folder
+    return written
 
 
 def prefill(

@@ -132,9 +132,9 @@ def run_sample(args: argparse.Namespace) -> int:
         build.queries, options, build.golden_sha256, first=first, judged=set(carried)
     )
     texts = load_build(args.dir, only_articles=articles_of(sample))
-    folder = write_audit(texts, sample, args.format, carried)
+    written = [str(path) for path in write_audit(texts, sample, args.format, carried)]
     say(sample_summary(sample))
-    say(f"wrote {folder}/audit.csv and {folder}/audit.html")
+    say(f"wrote {', '.join(written[:-1])} and {written[-1]}")
     return 0
 
 
