@@ -505,6 +505,11 @@ class ReviewSummary(Record):
     """``versions/vN/review.json``: which verdicts made the version, and the precision found."""
 
     verdict_files: list[str]
+    verdict_sha256: list[str] = Field(
+        default_factory=list,
+        description="sha256 of each verdict file's bytes as read, in verdict_files order "
+        "(audit sample: a sheet whose hash is here has been applied)",
+    )
     golden_sha256: str
     precision: PrecisionSummary
     changes: int

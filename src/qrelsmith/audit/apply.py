@@ -7,6 +7,7 @@ the whole version appears or nothing does. The build itself is never touched.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import uuid
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..buildfolder import Build, read_document
+from ..errors import DataError
 from ..export import write_golden_set
 from ..export.jsonl import CORPUS
 from ..files import write_json, write_jsonl, write_text
@@ -255,8 +257,30 @@ def _changes_md(outcome: Outcome, sources: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_version(build: Build, outcome: Outcome, sources: Sequence[str]) -> Path:
-    """Write the corrected golden set, corpus copy and changelog into a new version folder."""
+def file_sha256(path: Path) -> str:
+    """The sha256 of a file's bytes (``ReviewSummary.verdict_sha256``)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def applied_sha256(build_dir: Path) -> set[str]:
+    """The hashes of every verdict file some ``audit apply`` of this build read (review.json);
+    a version folder whose review.json cannot be read adds none."""
+    found: set[str] = set()
+    for version in versions(build_dir):
+        try:
+            summary = read_review(version)
+        except (DataError, OSError):
+            continue
+        if summary is not None:
+            found.update(summary.verdict_sha256)
+    return found
+
+
+def write_version(
+    build: Build, outcome: Outcome, sources: Sequence[str], sha256: Sequence[str] = ()
+) -> Path:
+    """Write the corrected golden set, corpus copy and changelog into a new version folder;
+    ``sha256``: the verdict files' hashes, in ``sources`` order (recorded in review.json)."""
     target = next_version(build.folder)
     target.parent.mkdir(parents=True, exist_ok=True)
     # mkdir (not mkdtemp) so the folder gets the usual permissions, not 0700.
@@ -271,6 +295,7 @@ def write_version(build: Build, outcome: Outcome, sources: Sequence[str]) -> Pat
             staging / REVIEW_FILE,
             ReviewSummary(
                 verdict_files=list(sources),
+                verdict_sha256=list(sha256),
                 golden_sha256=build.golden_sha256,
                 precision=PrecisionSummary(
                     overall=outcome.precision.overall,
