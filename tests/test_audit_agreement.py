@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import math
 from pathlib import Path
 
@@ -10,7 +11,9 @@ import pytest
 
 from audit_helpers import fresh_build, run
 from qrelsmith.audit.agreement import cohen_kappa, krippendorff_alpha_nominal
-from test_audit_apply import filled
+from qrelsmith.audit.apply import FLAG_DISPUTED, consensus
+from qrelsmith.audit.verdicts import Review, Verdict
+from test_audit_apply import filled, golden
 
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", the 4 observers x 12 units
 # example with missing values; the paper gives alpha = 0.743 for nominal data (the `krippendorff`
@@ -75,3 +78,79 @@ def test_agree_needs_two_reviewers(tmp_path: Path) -> None:
     build = fresh_build(tmp_path)
     assert run("sample", str(build)) == 0
     assert run("agree", str(build), str(filled(build, tmp_path / "a.csv", {}))) == 2
+
+
+def _review(name: str, verdict: str, sections: tuple[str, ...] | None) -> Review:
+    qid = "ja/modal.html#q0"
+    return Review(name, {qid: Verdict(f"{name}: line 2", qid, verdict, sections, "")}, 0)
+
+
+@pytest.mark.parametrize(
+    "others",
+    [
+        [("wrong", ("ja/modal.html#2",))],
+        [("wrong", ("ja/modal.html#2",)), ("wrong", ("ja/modal.html#0",))],
+        [("wrong", ("ja/modal.html#0",)), ("wrong", ())],
+    ],
+)
+def test_a_verdict_all_share_is_kept_when_only_the_sections_differ(
+    others: list[tuple[str, tuple[str, ...]]],
+) -> None:
+    reviews = [_review("alice", "wrong", ("ja/modal.html#0",))]
+    reviews += [_review(f"r{n}", v, s) for n, (v, s) in enumerate(others)]
+    merged = consensus(reviews)["ja/modal.html#q0"]
+    assert (merged.verdict, merged.sections, merged.disputed) == ("wrong", None, True)
+    assert "different sections" in merged.note
+
+
+def test_different_verdicts_stay_unsure_and_same_correct_verdicts_merge() -> None:
+    wrong = _review("alice", "wrong", ("ja/modal.html#0",))
+    partly = _review("bob", "partly", ("ja/modal.html#0",))
+    merged = consensus([wrong, partly])["ja/modal.html#q0"]
+    assert (merged.verdict, merged.disputed) == ("unsure", False)
+    # 'correct' with or without the label's own sections written out is the same verdict
+    plain = _review("carol", "correct", None)
+    spelled = _review("dave", "correct", ("ja/modal.html#1",))
+    assert consensus([plain, spelled])["ja/modal.html#q0"].verdict == "correct"
+
+
+@pytest.mark.parametrize("reviewers", [2, 3])
+def test_reviewers_naming_different_sections_still_count_the_label_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], reviewers: int
+) -> None:
+    build = fresh_build(tmp_path)
+    assert run("sample", str(build)) == 0
+    sections = ["#0", "#2", "#0 | #2"][:reviewers]
+    files = [
+        filled(
+            build,
+            tmp_path / f"r{n}.csv",
+            {"ja/modal.html#q0": {"verdict": "wrong", "correct_sections": cell}},
+        )
+        for n, cell in enumerate(sections)
+    ]
+    alone = filled(
+        build, tmp_path / "alone.csv", {"ja/modal.html#q0": {"verdict": "wrong", "correct_sections": "#0"}}
+    )
+    assert run("apply", str(build), str(alone), "--dry-run") == 0
+    single = capsys.readouterr().out
+    assert run("apply", str(build), *map(str, files)) == 0
+    out = capsys.readouterr().out
+    # the agreement is about verdicts: every reviewer said the same
+    assert "Krippendorff's alpha (nominal) 1.000" in out
+    if reviewers == 2:
+        assert "Cohen's kappa               1.000" in out
+    # precision counts the row as wrong, as each file alone does
+    assert "9 decided, 0 unsure, 0 open" in out
+    assert "overall              0.889  [0.565, 0.980]" in out
+    assert "overall              0.889  [0.565, 0.980]" in single
+    assert "1 decided row that every reviewer judged alike" in out
+    assert "0 replaced, 0 removed, 1 flagged" in out
+    version = build / "versions" / "v1"
+    corrected = golden(version)["ja/modal.html#q0"]
+    assert corrected["relevant"] == {"ja/modal.html#1": 2}  # no reviewer's sections picked
+    assert corrected["flags"] == [FLAG_DISPUTED]
+    review = json.loads((version / "review.json").read_text())
+    assert review["precision"]["overall"]["value"] == pytest.approx(8 / 9)
+    (change,) = [json.loads(line) for line in (version / "changelog.jsonl").read_text().splitlines()]
+    assert (change["action"], change["verdict"]) == ("flagged", "wrong")

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
 from audit_helpers import fresh_build, run
-from qrelsmith.audit.sheet import COLUMNS
+from qrelsmith.audit.sheet import COLUMNS, read_csv
 
 
 def filled(
@@ -167,6 +168,28 @@ def test_sample_refuses_to_overwrite_verdicts(tmp_path: Path) -> None:
     filled(build, build / "audit" / "audit.csv", {})
     assert run("sample", str(build)) == 2
     assert run("sample", str(build), "--force") == 0
+
+
+def test_a_sheet_that_was_applied_does_not_block_a_new_sample(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    build = fresh_build(tmp_path)
+    assert run("sample", str(build)) == 0
+    sheet = filled(build, build / "audit" / "audit.csv", {})
+    capsys.readouterr()
+    assert run("sample", str(build)) == 2
+    assert "audit.csv holds 9 verdicts no 'audit apply' has read" in capsys.readouterr().out
+    assert run("apply", str(build), str(sheet), "--dry-run") == 0  # a dry run applies nothing
+    assert run("sample", str(build)) == 2
+    assert run("apply", str(build), str(sheet)) == 0
+    review = json.loads((build / "versions" / "v1" / "review.json").read_text())
+    assert review["verdict_sha256"] == [hashlib.sha256(sheet.read_bytes()).hexdigest()]
+    # the reviewer changes the applied sheet: that change is unsaved work again
+    filled(build, sheet, {"ja/modal.html#q0": {"verdict": "unsure"}})
+    assert run("sample", str(build)) == 2
+    assert run("apply", str(build), str(sheet)) == 0
+    assert run("sample", str(build)) == 0  # applied as it is now: redrawn
+    assert not any(row.verdict for row in read_csv(sheet))
 
 
 def test_changed_build_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

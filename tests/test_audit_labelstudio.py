@@ -86,3 +86,30 @@ def test_bad_section_in_export_names_the_task(
         "error: export.json: task 7 (ja/modal.html#q0): '#9 まとめ'"
     )
     assert not (build / "versions").exists()
+
+
+def test_a_cut_export_names_the_line_and_column(tmp_path: Path) -> None:
+    from qrelsmith.audit.labelstudio import read_export
+    from qrelsmith.errors import DataError
+
+    export = tmp_path / "project-1.json"
+    export.write_text('[\n  {"id": 1,\n   "data": {"qid": "x', encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        read_export(export)
+    assert str(caught.value) == (
+        "project-1.json: line 3: not valid JSON: Unterminated string starting at column 20"
+    )
+
+
+def test_sample_says_every_file_it_wrote(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    build = fresh_build(tmp_path)
+    assert run("sample", str(build)) == 0
+    audit = build / "audit"
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"wrote {audit}/audit.csv and {audit}/audit.html"
+    )
+    assert run("sample", str(build), "--format", "label-studio", "--format", "label-studio") == 0
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"wrote {audit}/audit.csv, {audit}/audit.html, {audit}/label-studio.json "
+        f"and {audit}/label-studio.xml"
+    )

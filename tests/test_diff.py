@@ -318,3 +318,61 @@ def test_stdout_json(builds: tuple[Path, Path], capsys: pytest.CaptureFixture[st
     capsys.readouterr()
     assert main(["diff", str(old), str(new), "--out", "-"]) == 1
     assert json.loads(capsys.readouterr().out)["counts"]["added"] == 1
+
+
+def test_a_wrong_verdict_with_disputed_sections_is_reviewed_again_not_carried(
+    builds: tuple[Path, Path], tmp_path: Path
+) -> None:
+    old, new = builds
+    carol = tmp_path / "carol.csv"
+    carol.write_text(
+        VERDICTS.read_text(encoding="utf-8-sig").replace("q3,wrong,#3", "q3,wrong,#2"),
+        encoding="utf-8",
+    )
+    _, report = run_diff(old, new, "--verdicts", str(VERDICTS), str(carol))
+    rereview = {r["qid"]: r for r in report["rereview"]}
+    assert rereview["en/network-ports.html#q3"] == {
+        "qid": "en/network-ports.html#q3",
+        "verdict": "wrong",
+        "reasons": ["the reviewers named different correct sections"],
+    }
+    assert "en/network-ports.html#q3" not in {c["qid"] for c in report["carried"]}
+
+
+def test_carried_verdicts_as_filled_in_do_not_block_the_next_sample(
+    builds: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, built = builds
+    new = tmp_path / "new"
+    shutil.copytree(built, new)
+    run_diff(old, new)
+    assert main(["audit", "sample", str(new), "--size", "10"]) == 0
+    # the help's own example, on a sheet holding only the carried verdicts it filled in
+    assert main(["audit", "sample", str(new), "--size", "10", "--format", "label-studio"]) == 0
+    sheet = new / "audit" / "audit.csv"
+    with open(sheet, encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert sum(row["note"].startswith("(carried over by qrelsmith diff)") for row in rows) == 36
+
+    def save() -> None:
+        with open(sheet, "w", encoding="utf-8-sig", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+
+    # a reviewer who overrules a carried verdict (note left as it was) has unsaved work
+    carried = next(row for row in rows if row["qid"] == "en/sql-joins.html#q2")
+    carried["verdict"] = "unsure"
+    save()
+    capsys.readouterr()
+    assert main(["audit", "sample", str(new), "--size", "10"]) == 2
+    assert "holds 1 verdict no 'audit apply' has read" in capsys.readouterr().err
+    carried["verdict"] = "correct"
+    save()
+    assert main(["audit", "sample", str(new), "--size", "10"]) == 0
+    # so has one who judges a row to review again
+    with open(sheet, encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    next(row for row in rows if row["qid"] == "en/sql-joins.html#q3")["verdict"] = "correct"
+    save()
+    assert main(["audit", "sample", str(new), "--size", "10"]) == 2

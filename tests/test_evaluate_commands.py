@@ -251,3 +251,32 @@ def test_align_keeps_unmapped_chunks_in_the_corpus_unjudged(tmp_path: Path) -> N
     beir = {json.loads(line)["_id"] for line in (out / "beir" / "corpus.jsonl").read_text(encoding="utf-8").splitlines()}
     assert beir == ids
     assert main(["validate", str(out)]) == 0
+
+
+def test_check_counts_every_suspect_and_says_how_many_are_shown(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", str(BUILD), "--json"]) == 0
+    captured = capsys.readouterr()
+    found = len(captured.out.splitlines())
+    assert found > 2
+    topics = int(captured.err.split(" of ")[1].split()[0])
+    assert captured.err.strip() == f"{found} of {topics} queries look suspicious"
+    assert main(["check", str(BUILD), "--limit", "2"]) == 0
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == 2
+    assert captured.err.strip() == f"{found} of {topics} queries look suspicious (2 shown)"
+
+
+def test_validate_counts_one_problem_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken"
+    shutil.copytree(BUILD, broken)
+    golden = broken / "golden.jsonl"
+    lines = golden.read_text(encoding="utf-8").splitlines(keepends=True)
+    golden.write_text("".join(lines[:-1]) + lines[-1][:40], encoding="utf-8")  # a cut last line
+    assert main(["validate", str(broken)]) == 1
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == 1
+    assert captured.err.startswith(f"error: 1 problem in {broken}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -200,3 +201,34 @@ def test_jsonl_lines_and_bad_lines(tmp_path: Path) -> None:
     path.write_text("a b\r\n\nc d e\n", encoding="utf-8")
     assert list(iter_lines(path)) == [(1, "a b"), (2, ""), (3, "c d e")]
     assert first_bad_line(["a b", "", "c d e"], 2) == 3 and first_bad_line(["a b"], 2) == 0
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"qid": "q1", "query": "cut sho', "Unterminated string starting at column 24"),
+        ('{"qid": "q1", "query": "cut sho\n', "Invalid control character at column 32"),
+        ('{"qid": "q1",, "x": 1}\n', "Expecting property name enclosed in double quotes at column 14"),
+    ],
+)
+def test_a_bad_json_line_names_where_in_the_line_it_broke(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, message: str
+) -> None:
+    from qrelsmith.errors import DataError
+    from qrelsmith.files import read_jsonl
+
+    path = tmp_path / "golden.jsonl"
+    path.write_text('{"qid": "q0"}\n' + line, encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        list(read_jsonl(path))
+    assert str(caught.value) == f"{path}:2: not valid JSON: {message}"
+    # validate shows the same, as one problem
+    build = tmp_path / "bad1"
+    shutil.copytree(EVAL / "build", build)
+    lines = (build / "golden.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    (build / "golden.jsonl").write_text(lines[0] + lines[1][:60], encoding="utf-8")
+    capsys.readouterr()
+    assert main(["validate", str(build)]) == 1
+    captured = capsys.readouterr()
+    assert f"{build}/golden.jsonl:2: not valid JSON: Unterminated string starting at column" in captured.out
+    assert captured.err.startswith(f"error: 1 problem in {build}")

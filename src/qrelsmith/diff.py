@@ -36,6 +36,7 @@ REASON_GONE = "query removed"
 REASON_LABEL_MOVED = "label moved to other sections"
 REASON_TEXT = "labelled section text changed"
 REASON_CORRECT_SECTIONS = "the reviewer's sections changed or are gone"
+REASON_DISPUTED = "the reviewers named different correct sections"
 
 
 def row_text(query: GoldenQuery) -> QueryText:
@@ -127,6 +128,8 @@ def _carry(
     verdict: Verdict,
     reasons: Sequence[str],
 ) -> CarriedVerdict | Rereview:
+    if verdict.disputed:  # no agreed sections to fill in: the reviewers settle it anew
+        reasons = [*reasons, REASON_DISPUTED]
     if reasons:
         return Rereview(qid=verdict.qid, verdict=verdict.verdict, reasons=list(reasons))
     sections = None

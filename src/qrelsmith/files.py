@@ -116,6 +116,12 @@ def write_jsonl(path: str | Path, records: Iterable[Any]) -> int:
     return count
 
 
+def json_error(exc: json.JSONDecodeError) -> str:
+    """json's message with the column where it stopped ("Unterminated string starting at
+    column 12"); the caller names the file and line."""
+    return f"{exc.msg.removesuffix(' at')} at column {exc.colno}"
+
+
 def read_jsonl(
     path: str | Path, maybe: Callable[[str], bool] | None = None
 ) -> Iterator[dict[str, Any]]:
@@ -135,7 +141,7 @@ def read_jsonl(
             try:
                 value = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise DataError(f"{path}:{number}: not valid JSON: {exc.msg}") from exc
+                raise DataError(f"{path}:{number}: not valid JSON: {json_error(exc)}") from exc
             if not isinstance(value, dict):
                 raise DataError(f"{path}:{number}: expected a JSON object")
             yield value

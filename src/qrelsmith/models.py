@@ -180,7 +180,7 @@ class GoldenQuery(Record):
     flags: list[str] = Field(
         default_factory=list,
         description="match marks (partial-reference, duplicate-heading) and review marks "
-        "('unsure' after an audit)",
+        "('corrected', 'unsure', 'disputed-correction' after an audit)",
     )
 
 
@@ -519,6 +519,11 @@ class ReviewSummary(Record):
     """``versions/vN/review.json``: which verdicts made the version, and the precision found."""
 
     verdict_files: list[str]
+    verdict_sha256: list[str] = Field(
+        default_factory=list,
+        description="sha256 of each verdict file's bytes as read, in verdict_files order "
+        "(audit sample: a sheet whose hash is here has been applied)",
+    )
     golden_sha256: str
     precision: PrecisionSummary
     changes: int

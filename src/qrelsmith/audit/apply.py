@@ -7,6 +7,7 @@ the whole version appears or nothing does. The build itself is never touched.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import uuid
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..buildfolder import Build, read_document
+from ..errors import DataError
 from ..export import write_golden_set
 from ..export.jsonl import CORPUS
 from ..files import write_json, write_jsonl, write_text
@@ -39,12 +41,16 @@ REVIEW_FILE = "review.json"
 #: Flags a reviewed query may carry in the corrected golden.jsonl.
 FLAG_CORRECTED = "corrected"
 FLAG_UNSURE = "unsure"
+#: Every reviewer judged the label wrong (or every one partly right) but they named different
+#: sections: the verdict counts for precision, the label is kept as it was and flagged.
+FLAG_DISPUTED = "disputed-correction"
 
 
 @dataclass(frozen=True)
 class Precision:
     """Label precision: overall (weighted) and per match rule; strict counts 'correct' only,
-    lenient counts 'partly' as right too. Unsure and open rows are left out."""
+    lenient counts 'partly' as right too. Unsure and open rows are left out; a row whose
+    verdict every reviewer shared but whose correct sections they disputed is decided."""
 
     overall: Estimate
     lenient: Estimate
@@ -53,6 +59,7 @@ class Precision:
     unsure: int
     open_rows: int
     uncovered: list[str]
+    disputed: int = 0
 
     def lines(self) -> list[str]:
         """The precision table for people."""
@@ -70,6 +77,12 @@ class Precision:
                 f"  note: no decided row in stratum {', '.join(self.uncovered)}; "
                 "the overall figure leaves those queries out"
             )
+        if self.disputed:
+            out.append(
+                f"  note: {self.disputed} decided {'row' if self.disputed == 1 else 'rows'} "
+                "that every reviewer judged alike but with different correct sections: "
+                f"label kept, flagged {FLAG_DISPUTED!r}"
+            )
         return out
 
 
@@ -82,21 +95,43 @@ class Outcome:
     changes: list[ChangelogEntry]
 
 
+#: Verdicts whose correct sections say how to fix the label.
+_CORRECTING = ("wrong", "partly")
+
+
 def consensus(reviews: Sequence[Review]) -> dict[str, Verdict]:
-    """One verdict per qid: the reviewers' common one, or 'unsure' noting who said what."""
+    """One verdict per qid from the reviewers who judged it.
+
+    - Same verdict (and, for wrong / partly, the same correct sections): that verdict.
+    - Same wrong / partly verdict, different sections: that verdict (it counts for precision)
+      with ``disputed`` set and no sections, so the label is kept and flagged, not corrected.
+    - Different verdicts: 'unsure', noting who said what.
+    """
     merged: dict[str, Verdict] = {}
     qids = {qid for review in reviews for qid in review.verdicts}
     for qid in sorted(qids):
         given = [(r.reviewer, r.verdicts[qid]) for r in reviews if qid in r.verdicts]
         first = given[0][1]
-        if all((v.verdict, v.sections) == (first.verdict, first.sections) for _, v in given):
-            notes = [v.note for _, v in given if v.note]
-            merged[qid] = Verdict(
-                first.where, qid, first.verdict, first.sections, " / ".join(notes)
+        notes = " / ".join(v.note for _, v in given if v.note)
+        if any(v.verdict != first.verdict for _, v in given):
+            said = "; ".join(f"{who}: {v.verdict}" for who, v in given)
+            merged[qid] = Verdict(first.where, qid, "unsure", None, f"reviewers disagree ({said})")
+        elif first.verdict not in _CORRECTING or all(
+            v.sections == first.sections for _, v in given
+        ):
+            merged[qid] = Verdict(first.where, qid, first.verdict, first.sections, notes)
+        else:
+            said = "; ".join(
+                f"{who}: {' | '.join(v.sections or ()) or 'none'}" for who, v in given
             )
-            continue
-        said = "; ".join(f"{who}: {v.verdict}" for who, v in given)
-        merged[qid] = Verdict(first.where, qid, "unsure", None, f"reviewers disagree ({said})")
+            merged[qid] = Verdict(
+                first.where,
+                qid,
+                first.verdict,
+                None,
+                f"reviewers agree on {first.verdict!r} but name different sections ({said})",
+                disputed=True,
+            )
     return merged
 
 
@@ -125,6 +160,7 @@ def precision(verdicts: dict[str, Verdict], build: Build, sample: AuditSample) -
         by_rule=by_rule,
         decided=len(rows),
         unsure=sum(1 for v in verdicts.values() if v.verdict == "unsure"),
+        disputed=sum(1 for qid in decided if verdicts[qid].disputed),
         open_rows=len(sample.rows) - len(verdicts),
         uncovered=[
             name for name, s in sample.strata.items() if s.population and not per_stratum[name]
@@ -144,8 +180,9 @@ def correct(
             queries.append(query)
             continue
         before = list(query.relevant)
-        if verdict.verdict == "unsure":
-            flags = query.flags if FLAG_UNSURE in query.flags else [*query.flags, FLAG_UNSURE]
+        if verdict.verdict == "unsure" or verdict.disputed:
+            flag = FLAG_DISPUTED if verdict.disputed else FLAG_UNSURE
+            flags = query.flags if flag in query.flags else [*query.flags, flag]
             queries.append(query.model_copy(update={"flags": flags}))
             changes.append(_change(query.qid, "flagged", verdict, before, before))
             continue
@@ -220,8 +257,30 @@ def _changes_md(outcome: Outcome, sources: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_version(build: Build, outcome: Outcome, sources: Sequence[str]) -> Path:
-    """Write the corrected golden set, corpus copy and changelog into a new version folder."""
+def file_sha256(path: Path) -> str:
+    """The sha256 of a file's bytes (``ReviewSummary.verdict_sha256``)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def applied_sha256(build_dir: Path) -> set[str]:
+    """The hashes of every verdict file some ``audit apply`` of this build read (review.json);
+    a version folder whose review.json cannot be read adds none."""
+    found: set[str] = set()
+    for version in versions(build_dir):
+        try:
+            summary = read_review(version)
+        except (DataError, OSError):
+            continue
+        if summary is not None:
+            found.update(summary.verdict_sha256)
+    return found
+
+
+def write_version(
+    build: Build, outcome: Outcome, sources: Sequence[str], sha256: Sequence[str] = ()
+) -> Path:
+    """Write the corrected golden set, corpus copy and changelog into a new version folder;
+    ``sha256``: the verdict files' hashes, in ``sources`` order (recorded in review.json)."""
     target = next_version(build.folder)
     target.parent.mkdir(parents=True, exist_ok=True)
     # mkdir (not mkdtemp) so the folder gets the usual permissions, not 0700.
@@ -236,6 +295,7 @@ def write_version(build: Build, outcome: Outcome, sources: Sequence[str]) -> Pat
             staging / REVIEW_FILE,
             ReviewSummary(
                 verdict_files=list(sources),
+                verdict_sha256=list(sha256),
                 golden_sha256=build.golden_sha256,
                 precision=PrecisionSummary(
                     overall=outcome.precision.overall,

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..buildfolder import Build
 from ..errors import DataError, UsageError
-from ..files import write_json, write_text
+from ..files import json_error, write_json, write_text
 from .sheet import VERDICTS, RawVerdict, heading_line
 
 TASKS_FILE = "label-studio.json"
@@ -80,10 +80,12 @@ def tasks(build: Build, rows: Sequence[dict[str, str]]) -> list[dict[str, Any]]:
     return result
 
 
-def write_tasks(folder: Path, build: Build, rows: Sequence[dict[str, str]]) -> None:
-    """Write ``label-studio.json`` (tasks) and ``label-studio.xml`` (labeling config)."""
+def write_tasks(folder: Path, build: Build, rows: Sequence[dict[str, str]]) -> list[Path]:
+    """Write ``label-studio.json`` (tasks) and ``label-studio.xml`` (labeling config); returns
+    the files written."""
     write_json(folder / TASKS_FILE, tasks(build, rows))
     write_text(folder / CONFIG_FILE, LABELING_CONFIG)
+    return [folder / TASKS_FILE, folder / CONFIG_FILE]
 
 
 def _annotator(annotation: dict[str, Any]) -> str:
@@ -100,7 +102,9 @@ def read_export(path: Path) -> list[RawVerdict]:
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
     except json.JSONDecodeError as exc:
-        raise DataError(f"{path.name}: line {exc.lineno}: not valid JSON: {exc.msg}") from exc
+        raise DataError(
+            f"{path.name}: line {exc.lineno}: not valid JSON: {json_error(exc)}"
+        ) from exc
     if not isinstance(exported, list):
         raise DataError(f"{path.name}: not a Label Studio JSON export (expected a list of tasks)")
     rows = []

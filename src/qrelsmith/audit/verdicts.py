@@ -34,13 +34,16 @@ _NUMBERED = re.compile(r"#?(\d+)(?:\s+(.*))?", re.DOTALL)
 
 @dataclass(frozen=True)
 class Verdict:
-    """A checked verdict. ``sections``: None when not given, () when no section answers."""
+    """A checked verdict. ``sections``: None when not given, () when no section answers.
+    ``disputed``: reviewers agreed on a wrong / partly verdict but named different sections
+    (``audit.apply.consensus``; ``sections`` is then None)."""
 
     where: str
     qid: str
     verdict: str
     sections: tuple[str, ...] | None
     note: str
+    disputed: bool = False
 
 
 @dataclass(frozen=True)

@@ -6,20 +6,21 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from ..buildfolder import Build, load_build
+from ..buildfolder import Build, load_build, read_document
 from ..config import Config
 from ..errors import DataError
 from ..export import AUDIT_FOLDER
 from ..files import write_text
-from ..models import AuditSample, CarriedVerdict
+from ..models import AuditSample, CarriedVerdict, DiffReport
 from . import labelstudio
 from .page import HTML_FILE, write_page
 from .sample import SAMPLE_FILE, articles_of, draw_sample
-from .sheet import CSV_FILE, ID_SEPARATOR, read_csv, review_rows, write_csv
+from .sheet import CSV_FILE, ID_SEPARATOR, RawVerdict, read_csv, review_rows, write_csv
 from .verdicts import NO_SECTION
 
-#: Extra formats ``audit sample --format`` can add to the sheet and the page.
-EXTRA_FORMATS: dict[str, Callable[[Path, Build, Sequence[dict[str, str]]], None]] = {
+#: Extra formats ``audit sample --format`` can add to the sheet and the page; each writer
+#: returns the files it wrote.
+EXTRA_FORMATS: dict[str, Callable[[Path, Build, Sequence[dict[str, str]]], list[Path]]] = {
     "label-studio": labelstudio.write_tasks,
 }
 
@@ -35,23 +36,70 @@ def has_verdicts(folder: Path) -> bool:
         return False
 
 
+def unapplied_verdicts(build_dir: Path) -> int:
+    """How many verdicts on ``build_dir/audit/audit.csv`` a new sample would lose: 0 when no
+    ``audit apply`` has read the sheet as it is now (its sha256 is in a versions/vN/review.json),
+    else its rows with a verdict, except those still exactly as ``prefill`` wrote them from
+    ``audit/diff.json`` (verdict, correct_sections and note of a carried verdict)."""
+    from .apply import applied_sha256, file_sha256  # apply needs the export writers
+
+    path = build_dir / AUDIT_FOLDER / CSV_FILE
+    if not path.is_file():
+        return 0
+    try:
+        rows = [row for row in read_csv(path) if row.verdict]
+        if not rows or file_sha256(path) in applied_sha256(build_dir):
+            return 0
+    except (DataError, OSError):
+        return 0
+    carried = _carried(build_dir)
+    return sum(1 for row in rows if _cells(row) != carried.get(row.qid))
+
+
+def _carried(build_dir: Path) -> dict[str, tuple[str, str, str]]:
+    """The sheet cells ``prefill`` writes for each verdict of ``audit/diff.json`` (whichever
+    build it was made for); nothing when there is none or it cannot be read."""
+    from ..diff import DIFF_FILE  # diff imports the audit package
+
+    path = build_dir / AUDIT_FOLDER / DIFF_FILE
+    if not path.is_file():
+        return {}
+    try:
+        report = read_document(path, DiffReport, "a diff report")
+    except (DataError, OSError):
+        return {}
+    rows = prefill([{"qid": c.qid, "correct_sections": ""} for c in report.carried],
+                   {c.qid: c for c in report.carried})
+    return {
+        row["qid"]: (row["verdict"], row["correct_sections"].strip(), row["note"].strip())
+        for row in rows
+    }
+
+
+def _cells(row: RawVerdict) -> tuple[str, str, str]:
+    sections = row.sections if isinstance(row.sections, str) else ID_SEPARATOR.join(row.sections)
+    return (row.verdict, sections.strip(), row.note.strip())
+
+
 def write_audit(
     build: Build,
     sample: AuditSample,
     formats: Sequence[str] = (),
     carried: Mapping[str, CarriedVerdict] | None = None,
-) -> Path:
-    """Write the sample's files into ``build/audit/``; returns that folder. ``carried``
-    verdicts (``qrelsmith diff``) are filled in on the sheet's rows."""
+) -> list[Path]:
+    """Write the sample's files into ``build/audit/``; returns the files for reviewers it
+    wrote (the sheet, the page, then each extra format's files; sample.json is written too).
+    ``carried`` verdicts (``qrelsmith diff``) are filled in on the sheet's rows."""
     folder = build.folder / AUDIT_FOLDER
     rows = prefill(review_rows(build, sample), carried or {})
     write_csv(folder / CSV_FILE, rows)
     write_page(folder / HTML_FILE, build, sample, rows)
-    for name in formats:
-        EXTRA_FORMATS[name](folder, build, rows)
+    written = [folder / CSV_FILE, folder / HTML_FILE]
+    for name in dict.fromkeys(formats):  # --format given twice writes once
+        written += EXTRA_FORMATS[name](folder, build, rows)
     # Last, so a sample.json always describes sheets that are fully written.
     write_text(folder / SAMPLE_FILE, sample.model_dump_json(indent=2) + "\n")
-    return folder
+    return written
 
 
 def prefill(
@@ -73,17 +121,17 @@ def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample |
     """The sample ``qrelsmith build`` leaves in ``DIR/audit/`` (options from ``[audit]``).
 
     Returns the sample (``sample_summary(sample)`` is one line for people), or None when the
-    configured size is 0 or ``audit/audit.csv`` already holds verdicts, which are never
-    overwritten.
+    configured size is 0 or ``audit/audit.csv`` holds verdicts no ``audit apply`` has read
+    (``unapplied_verdicts``), which are never overwritten.
     """
     options = config.audit
     if options.size <= 0:
         return None
     build = load_build(build_dir, only_articles=())  # the queries; texts once the draw is known
-    if has_verdicts(build.folder / AUDIT_FOLDER):
+    if unapplied_verdicts(build.folder):
         print(
-            f"warning: {build.folder / AUDIT_FOLDER / CSV_FILE} holds verdicts: "
-            "audit sample not redrawn",
+            f"warning: {build.folder / AUDIT_FOLDER / CSV_FILE} holds verdicts no audit apply "
+            "has read: audit sample not redrawn",
             file=sys.stderr,
         )
         return None

@@ -6,9 +6,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..audit.apply import review, write_version
+from ..audit.apply import file_sha256, review, write_version
 from ..audit.sample import articles_of, draw_sample, load_sample, sample_summary
-from ..audit.writer import EXTRA_FORMATS, has_verdicts, write_audit
+from ..audit.writer import EXTRA_FORMATS, unapplied_verdicts, write_audit
 from ..buildfolder import load_build
 from ..config import AuditOptions
 from ..diff import review_plan
@@ -28,7 +28,9 @@ browser: one row at a time, keys 1-4 for verdicts, Export CSV when done) and sam
 Low-confidence, fuzzy and multi-section matches are over-represented; each row's weight keeps
 the overall precision unbiased. Size, seed, low_confidence and oversample come from the config's
 [audit] table.
-An audit.csv that already holds verdicts is not overwritten without --force.
+An audit.csv holding a reviewer's verdicts is not overwritten without --force, unless an
+'audit apply' read that very sheet (its sha256 is in a versions/vN/review.json). Verdicts
+'qrelsmith diff' carried over and this command filled in, as filled in, do not count.
 After 'qrelsmith diff OLD DIR', the queries to review again are drawn first and the verdicts
 carried over from OLD are filled in (DIR/audit/diff.json)."""
 
@@ -40,8 +42,10 @@ APPLY_EPILOG = """example:
 Prints label precision with 95% Wilson intervals (overall, weighted; and per match rule) and
 writes the corrected golden set to out/versions/vN/ (golden.jsonl, qrels.trec, queries.tsv,
 beir/, corpus.jsonl, changelog.jsonl, CHANGES.md); the build itself stays as it was. With
-several files (or annotators) it first prints their agreement; a row they judged differently
-is kept and flagged 'unsure'. A file that does not fit the sample writes nothing."""
+several files (or annotators) it first prints their agreement; a row given different
+verdicts is left out of precision and flagged 'unsure'; a row all judged wrong (or all partly)
+but with different sections counts for precision and keeps its label, flagged
+'disputed-correction'. A file that does not fit the sample writes nothing."""
 
 AGREE_EPILOG = """example:
   qrelsmith audit agree out alice.csv bob.csv carol.csv
@@ -82,7 +86,9 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         help="also write the sample in this format (repeatable)",
     )
     sample.add_argument(
-        "--force", action="store_true", help="overwrite an audit.csv that holds verdicts"
+        "--force",
+        action="store_true",
+        help="overwrite an audit.csv that holds verdicts no audit apply has read",
     )
     sample.set_defaults(func=run_sample)
 
@@ -120,9 +126,11 @@ def run_sample(args: argparse.Namespace) -> int:
     if options.size < 1:  # the config's size may be 0 (a build draws none): a sample needs one
         raise UsageError("--size must be at least 1")
     build = load_build(args.dir, only_articles=())  # the queries; texts once the draw is known
-    if not args.force and has_verdicts(build.folder / AUDIT_FOLDER):
+    unapplied = 0 if args.force else unapplied_verdicts(build.folder)
+    if unapplied:
         raise UsageError(
-            f"{build.folder / AUDIT_FOLDER}/audit.csv holds verdicts; "
+            f"{build.folder / AUDIT_FOLDER}/audit.csv holds {unapplied} "
+            f"{'verdict' if unapplied == 1 else 'verdicts'} no 'audit apply' has read; "
             "apply them first or pass --force to draw anew"
         )
     first, carried = review_plan(build)  # qrelsmith diff's re-review list, carried verdicts
@@ -130,9 +138,9 @@ def run_sample(args: argparse.Namespace) -> int:
         build.queries, options, build.golden_sha256, first=first, judged=set(carried)
     )
     texts = load_build(args.dir, only_articles=articles_of(sample))
-    folder = write_audit(texts, sample, args.format, carried)
+    written = [str(path) for path in write_audit(texts, sample, args.format, carried)]
     say(sample_summary(sample))
-    say(f"wrote {folder}/audit.csv and {folder}/audit.html")
+    say(f"wrote {', '.join(written[:-1])} and {written[-1]}")
     return 0
 
 
@@ -152,6 +160,7 @@ def run_apply(args: argparse.Namespace) -> int:
     if len(reviews) > 1:
         for line in agreement(reviews, [row.qid for row in sample.rows]).lines():
             print(line)
+    sha256 = [file_sha256(path) for path in args.verdicts]  # before reading: what was applied
     outcome = review(build, sample, reviews)
     for line in outcome.precision.lines():
         print(line)
@@ -162,7 +171,7 @@ def run_apply(args: argparse.Namespace) -> int:
     if args.dry_run:
         say("dry run: nothing written")
         return 0
-    target = write_version(build, outcome, [str(path) for path in args.verdicts])
+    target = write_version(build, outcome, [str(path) for path in args.verdicts], sha256)
     say(f"wrote {target}")
     return 0
 

@@ -146,6 +146,7 @@ def handle_check(args: argparse.Namespace) -> int:
         depth = config.baseline.model_copy(update={"k": CHECK_DEPTH})
         run = run_baseline(build.corpus, build.topics, depth)
     suspects = check_build(build, run, low_confidence=config.audit.low_confidence)
+    found = len(suspects)
     if args.limit:
         suspects = suspects[: args.limit]
     if args.json:
@@ -156,7 +157,9 @@ def handle_check(args: argparse.Namespace) -> int:
             reasons = "; ".join(f"{s.kind}: {s.detail}" for s in suspect.signals)
             sys.stdout.write(f"{suspect.suspicion:4.1f}  {suspect.qid}  {suspect.query}  "
                              f"[{reasons}]\n")
-    say(f"{len(suspects)} of {len(build.topics)} queries look suspicious")
+    shown = f" ({len(suspects)} shown)" if len(suspects) < found else ""
+    verb = "looks" if found == 1 else "look"
+    say(f"{found} of {len(build.topics)} queries {verb} suspicious{shown}")
     return 0
 
 
@@ -172,7 +175,8 @@ def handle_validate(args: argparse.Namespace) -> int:
         line = dumps(problem) if args.json else format_problem(problem)
         sys.stdout.write(line + "\n")
     if problems:
-        raise DataError(f"{len(problems)} problems in {args.dir}")
+        count = len(problems)
+        raise DataError(f"{count} {'problem' if count == 1 else 'problems'} in {args.dir}")
     say(f"{args.dir}: ok")
     return 0
 
