@@ -77,9 +77,14 @@ class _Form:
         self.joined = "".join(self.tokens)
 
     @cached_property
+    def plain(self) -> str:
+        """The text NFKC-, case- and accent-folded, white space kept (text.comparable)."""
+        return comparable(self.text).strip()
+
+    @cached_property
     def stripped(self) -> str:
         """The key's tokens without bracketed parts and without a "Step 2:"/"例:" prefix."""
-        plain = comparable(self.text).strip()
+        plain = self.plain
         if patterns.NAME_PREFIX.match(plain) or any(o in plain for o in _OPENINGS):
             return _stripped_key(plain)
         return self.joined  # nothing to strip (most headings and cells)
@@ -287,9 +292,8 @@ class HeadingIndex:
         reference = _form(text)
         if not reference.key:
             return _Outcome(Match(reason="empty"))
-        if " ".join(comparable(text).split()).strip(" .:：。!！") in patterns.VAGUE_REFERENCES:
+        if " ".join(reference.plain.split()).strip(" .:：。!！") in patterns.VAGUE_REFERENCES:
             return _Outcome(Match(reason="vague"))
-        positions = range(len(self.targets))
         exact = self._by_key.get(reference.key)
         if exact:
             return self._decide_exact(exact, "exact", patterns.MATCH_CONFIDENCE["exact"])
@@ -307,7 +311,7 @@ class HeadingIndex:
             return self._decide_exact(
                 stripped, "exact", patterns.MATCH_CONFIDENCE["exact_stripped"]
             )
-        fragment = patterns.FRAGMENT_START.match(comparable(text).lstrip())
+        fragment = patterns.FRAGMENT_START.match(reference.plain)
         if len(reference.key) < patterns.MIN_CONTAINED_CHARS or fragment:
             return _Outcome(Match(reason="unmatched"))
         key, joined = reference.key, reference.joined
@@ -331,7 +335,7 @@ class HeadingIndex:
         # the reference adds may name another section ("... con implementación rápida
         # deshabilitada" holds the heading "... con implementación rápida").
         scored = []
-        for i in positions:
+        for i in range(len(self.targets)):
             if not _same_numbers(reference, self.forms[i]):
                 continue
             score, recall = self.similarity(reference, i)
