@@ -104,9 +104,11 @@ def run_core(files: list[str]) -> int:
             matching[1] += article.table is not None
 
     for module in list(sys.modules.values()):  # wherever the build imported it from
-        if module and module.__name__.startswith("qrelsmith") and getattr(
-            module, "article_queries", None
-        ) is original:
+        if (
+            module
+            and module.__name__.startswith("qrelsmith")
+            and getattr(module, "article_queries", None) is original
+        ):
             module.article_queries = timed  # type: ignore[attr-defined]
     for number, data in enumerate(_pages(files)):
         page = Page(str(number), str(number), data)

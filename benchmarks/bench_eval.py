@@ -43,8 +43,9 @@ def synthetic(queries: int, depth: int, seed: int) -> tuple[Qrels, Run, Run, dic
         article = q % articles
         qid = f"a{article}#q{q // articles}"
         target = int(rng.integers(SECTIONS_PER_ARTICLE))
-        qrels[qid] = {f"a{article}#{s}": 2 if s == target else 1
-                      for s in range(SECTIONS_PER_ARTICLE)}
+        qrels[qid] = {
+            f"a{article}#{s}": 2 if s == target else 1 for s in range(SECTIONS_PER_ARTICLE)
+        }
         article_of[qid] = f"a{article}"
 
     def run(skill: float) -> Run:
@@ -69,8 +70,10 @@ def main() -> None:
     qrels, run_a, run_b, articles = synthetic(args.queries, args.depth, seed=0)
     options = EvalOptions()
     specs = parse_measures(EVAL_MEASURES, rel=2, gains="linear", grades=[0, 1, 2])
-    print(f"{len(qrels)} queries x {args.depth} results, 2 runs, {len(specs)} measures, "
-          f"{options.bootstrap_samples} resamples, {options.permutation_rounds} rounds")
+    print(
+        f"{len(qrels)} queries x {args.depth} results, 2 runs, {len(specs)} measures, "
+        f"{options.bootstrap_samples} resamples, {options.permutation_rounds} rounds"
+    )
 
     start = time.perf_counter()
     measures = [s.measure for s in specs if s.measure is not None]
@@ -115,12 +118,16 @@ def main() -> None:
 
     print(f"{'ir_measures alone, 7 measures, 1 run':<58} {floor_measures:6.2f} s")
     print(f"{'our per-query values (same + CP@5), 1 run':<58} {ours_measures:6.2f} s")
-    print(f"{'seed numpy floor: 1 bootstrap + 1 paired test, 1 measure':<58} "
-          f"{floor_resampling:6.2f} s")
+    print(
+        f"{'seed numpy floor: 1 bootstrap + 1 paired test, 1 measure':<58} "
+        f"{floor_resampling:6.2f} s"
+    )
     print(f"{'qrelsmith eval: 2 runs x 8 measures, 2 CIs each, 8 paired':<58} {total:6.2f} s")
     print(f"{'the same through the CLI, reading both run files':<58} {cli_total:6.2f} s")
-    print(f"(seed, for its set of bootstraps and permutation tests: 6.9 s; "
-          f"{len(report.summaries)} summaries, {len(report.comparisons)} comparisons)")
+    print(
+        f"(seed, for its set of bootstraps and permutation tests: 6.9 s; "
+        f"{len(report.summaries)} summaries, {len(report.comparisons)} comparisons)"
+    )
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ def bootstrap_interval(values: ArrayLike, samples: int, seed: int) -> Interval:
     """Mean of one column of per-query values and its 95 % percentile bootstrap interval."""
     return bootstrap_intervals(np.asarray(values, dtype=np.float64).ravel(), samples, seed)[0]
 
+
 def cluster_bootstrap_interval(
     values: ArrayLike, clusters: Sequence[str], samples: int, seed: int
 ) -> Interval:
@@ -28,10 +29,11 @@ def cluster_bootstrap_interval(
     column = np.asarray(values, dtype=np.float64).ravel()
     return cluster_bootstrap_intervals(column, clusters, samples, seed)[0]
 
+
 def permutation_p_value(diffs: ArrayLike, rounds: int, seed: int) -> float:
     """Two-sided sign-flip permutation p-value of one column of differences."""
-    return float(permutation_p_values(np.asarray(diffs, dtype=np.float64).ravel(), rounds,
-                                      seed)[0])
+    return float(permutation_p_values(np.asarray(diffs, dtype=np.float64).ravel(), rounds, seed)[0])
+
 
 def paired_comparison(
     measure: str,
@@ -48,5 +50,6 @@ def paired_comparison(
     """B - A for one measure (see ``paired_comparisons``)."""
     a = np.asarray(values_a, dtype=np.float64).ravel()
     b = np.asarray(values_b, dtype=np.float64).ravel()
-    return paired_comparisons([measure], run_a, run_b, a, b, samples=samples, rounds=rounds,
-                              seed=seed, clusters=clusters)[0]
+    return paired_comparisons(
+        [measure], run_a, run_b, a, b, samples=samples, rounds=rounds, seed=seed, clusters=clusters
+    )[0]

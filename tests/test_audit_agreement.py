@@ -130,7 +130,9 @@ def test_reviewers_naming_different_sections_still_count_the_label_wrong(
         for n, cell in enumerate(sections)
     ]
     alone = filled(
-        build, tmp_path / "alone.csv", {"ja/modal.html#q0": {"verdict": "wrong", "correct_sections": "#0"}}
+        build,
+        tmp_path / "alone.csv",
+        {"ja/modal.html#q0": {"verdict": "wrong", "correct_sections": "#0"}},
     )
     assert run("apply", str(build), str(alone), "--dry-run") == 0
     single = capsys.readouterr().out
@@ -152,5 +154,7 @@ def test_reviewers_naming_different_sections_still_count_the_label_wrong(
     assert corrected["flags"] == [FLAG_DISPUTED]
     review = json.loads((version / "review.json").read_text())
     assert review["precision"]["overall"]["value"] == pytest.approx(8 / 9)
-    (change,) = [json.loads(line) for line in (version / "changelog.jsonl").read_text().splitlines()]
+    (change,) = [
+        json.loads(line) for line in (version / "changelog.jsonl").read_text().splitlines()
+    ]
     assert (change["action"], change["verdict"]) == ("flagged", "wrong")

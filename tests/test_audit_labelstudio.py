@@ -101,7 +101,9 @@ def test_a_cut_export_names_the_line_and_column(tmp_path: Path) -> None:
     )
 
 
-def test_sample_says_every_file_it_wrote(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_sample_says_every_file_it_wrote(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     build = fresh_build(tmp_path)
     assert run("sample", str(build)) == 0
     audit = build / "audit"

@@ -69,8 +69,13 @@ def test_risky_rows_over_represented_and_weights_unbiased() -> None:
 
 def test_reproducible_and_seed_dependent() -> None:
     first = draw_sample(population(), AuditOptions(size=40, low_confidence=0.75, seed=3))
-    assert first == draw_sample(list(reversed(population())), AuditOptions(size=40, low_confidence=0.75, seed=3))
-    assert first.rows != draw_sample(population(), AuditOptions(size=40, low_confidence=0.75, seed=4)).rows
+    assert first == draw_sample(
+        list(reversed(population())), AuditOptions(size=40, low_confidence=0.75, seed=3)
+    )
+    assert (
+        first.rows
+        != draw_sample(population(), AuditOptions(size=40, low_confidence=0.75, seed=4)).rows
+    )
 
 
 def test_rereview_drawn_first_and_carried_on_top_with_unbiased_weights() -> None:
@@ -81,7 +86,9 @@ def test_rereview_drawn_first_and_carried_on_top_with_unbiased_weights() -> None
     sample = draw_sample(queries, options, first=first, judged=judged)
     assert [row.stratum for row in sample.rows[:5]] == ["rereview"] * 5
     assert sample.strata["rereview"].sampled == 5 and sample.strata["carried"].sampled == 30
-    fresh = sum(s.sampled for name, s in sample.strata.items() if name not in ("rereview", "carried"))
+    fresh = sum(
+        s.sampled for name, s in sample.strata.items() if name not in ("rereview", "carried")
+    )
     assert fresh == 15 and len(sample.rows) == 50  # --size counts the re-review, not the carried
     for name, stratum in sample.strata.items():
         total = sum(row.weight for row in sample.rows if row.stratum == name)
@@ -102,7 +109,8 @@ def test_allocate() -> None:
     small = allocate({"low_confidence": 1, "fuzzy": 1, "multi": 1, "plain": 1000}, 4)
     assert small == {"low_confidence": 1, "fuzzy": 1, "multi": 1, "plain": 1}
     assert (
-        sum(allocate({"low_confidence": 20, "fuzzy": 20, "multi": 20, "plain": 300}, 40).values()) == 40
+        sum(allocate({"low_confidence": 20, "fuzzy": 20, "multi": 20, "plain": 300}, 40).values())
+        == 40
     )
 
 
@@ -115,10 +123,20 @@ def test_planned_half_width_printed() -> None:
 def test_oversample_factors_can_be_changed() -> None:
     even = {"low_confidence": 1.0, "fuzzy": 1.0, "multi": 1.0, "plain": 1.0}
     populations = {"low_confidence": 20, "fuzzy": 20, "multi": 20, "plain": 340}
-    assert allocate(populations, 40, even) == {"low_confidence": 2, "fuzzy": 2, "multi": 2, "plain": 34}
+    assert allocate(populations, 40, even) == {
+        "low_confidence": 2,
+        "fuzzy": 2,
+        "multi": 2,
+        "plain": 34,
+    }
     assert allocate(populations, 40)["plain"] < 34
-    drawn = draw_sample(population(), AuditOptions(size=40, low_confidence=0.75, seed=0, oversample=even))
-    assert drawn.strata != draw_sample(population(), AuditOptions(size=40, low_confidence=0.75, seed=0)).strata
+    drawn = draw_sample(
+        population(), AuditOptions(size=40, low_confidence=0.75, seed=0, oversample=even)
+    )
+    assert (
+        drawn.strata
+        != draw_sample(population(), AuditOptions(size=40, low_confidence=0.75, seed=0)).strata
+    )
 
 
 def test_load_build_reads_only_the_wanted_articles(tmp_path: Path) -> None:
@@ -126,24 +144,46 @@ def test_load_build_reads_only_the_wanted_articles(tmp_path: Path) -> None:
     from qrelsmith.buildfolder import load_build
 
     records = [
-        {"id": f"{a}#{n}", "article_id": a, "path": a, "url": None, "title": "t", "heading": "h", "text": "x"}
+        {
+            "id": f"{a}#{n}",
+            "article_id": a,
+            "path": a,
+            "url": None,
+            "title": "t",
+            "heading": "h",
+            "text": "x",
+        }
         for a in ("ja/ポート.html", 'q"uote.html', "other.html")
         for n in range(2)
     ]
-    layouts = (("compact", False, (",", ":")), ("pretty", False, (", ", ": ")), ("escaped", True, None))
+    layouts = (
+        ("compact", False, (",", ":")),
+        ("pretty", False, (", ", ": ")),
+        ("escaped", True, None),
+    )
     for name, ascii_only, separators in layouts:
         folder = tmp_path / name
         folder.mkdir()
         # The last line is broken past its article id: it is never parsed unless asked for.
         (folder / "corpus.jsonl").write_text(
-            "".join(json.dumps(r, ensure_ascii=ascii_only, separators=separators) + "\n" for r in records)
-            + json.dumps({"id": "other.html#9", "article_id": "other.html"}, separators=separators)[:-1]
+            "".join(
+                json.dumps(r, ensure_ascii=ascii_only, separators=separators) + "\n"
+                for r in records
+            )
+            + json.dumps({"id": "other.html#9", "article_id": "other.html"}, separators=separators)[
+                :-1
+            ]
             + ',"path":BROKEN\n',
             encoding="utf-8",
         )
         (folder / "golden.jsonl").write_text("", encoding="utf-8")
         build = load_build(folder, only_articles={"ja/ポート.html", 'q"uote.html'})
-        assert [r.id for r in build.corpus] == ["ja/ポート.html#0", "ja/ポート.html#1", 'q"uote.html#0', 'q"uote.html#1']
+        assert [r.id for r in build.corpus] == [
+            "ja/ポート.html#0",
+            "ja/ポート.html#1",
+            'q"uote.html#0',
+            'q"uote.html#1',
+        ]
         assert load_build(folder, only_articles=()).corpus == []
         with pytest.raises(DataError, match="corpus.jsonl:7: not valid JSON"):
             load_build(folder)

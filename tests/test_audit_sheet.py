@@ -71,6 +71,8 @@ def test_a_cell_longer_than_excel_takes_is_cut_and_flagged(tmp_path: Path) -> No
     with open(path, encoding="utf-8-sig", newline="") as handle:
         [written] = list(csv_module.DictReader(handle))
     assert len(written["answer"]) == EXCEL_CELL_CHARS
-    assert written["answer"].startswith("'=xyyy") and written["answer"].endswith("[cut: 100,002 characters in all]")
+    assert written["answer"].startswith("'=xyyy") and written["answer"].endswith(
+        "[cut: 100,002 characters in all]"
+    )
     assert written["query"] == "short"
     assert [r.qid for r in read_csv(path)] == ["a.html#q0"]

@@ -40,7 +40,10 @@ def test_build_writes_every_output(tmp_path: Path) -> None:
     golden = [json.loads(line) for line in (out / "golden.jsonl").read_text().splitlines()]
     assert [g["qid"] for g in golden] == ["a.html#q0", "a.html#q1", "sub/b.htm#q0", "sub/b.htm#q1"]
     assert golden[1]["relevant"] == {"a.html#1": 2} and golden[1]["match"] == "fuzzy"
-    assert (out / "qrels.trec").read_text().splitlines()[:2] == ["a.html#q0 0 a.html#0 2", "a.html#q0 0 a.html#1 1"]
+    assert (out / "qrels.trec").read_text().splitlines()[:2] == [
+        "a.html#q0 0 a.html#0 2",
+        "a.html#q0 0 a.html#1 1",
+    ]
     assert not list(out.rglob("*.tmp")), "temporary files left behind"
 
 
@@ -66,7 +69,9 @@ def test_adding_an_article_renumbers_nothing(tmp_path: Path) -> None:
     assert all(after[q.qid] == q for q in before)
 
 
-def test_broken_pages_are_reported_and_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_broken_pages_are_reported_and_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     site = write_site(tmp_path / "site", ["good.html"])
     (site / "empty.html").write_bytes(b"")
     (site / "junk.html").write_bytes(bytes(range(256)) * 8)
@@ -83,7 +88,9 @@ def test_broken_pages_are_reported_and_skipped(tmp_path: Path, capsys: pytest.Ca
     assert "skipped pages: 3" in capsys.readouterr().err
 
 
-def test_missing_path_and_bad_config_write_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_missing_path_and_bad_config_write_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "out"
     assert main(["build", str(tmp_path / "nope"), "--out", str(out)]) == 2
     assert capsys.readouterr().err.startswith("error: input path not found")
@@ -100,7 +107,9 @@ def test_missing_path_and_bad_config_write_nothing(tmp_path: Path, capsys: pytes
 def test_config_overrides_defaults(tmp_path: Path) -> None:
     site = write_site(tmp_path / "site", ["a.html"])
     config = tmp_path / "site.toml"
-    config.write_text('[build]\nexcluded_headings = []\nfuzzy_threshold = 0.99\n[audit]\nsize = 0\n')
+    config.write_text(
+        "[build]\nexcluded_headings = []\nfuzzy_threshold = 0.99\n[audit]\nsize = 0\n"
+    )
     out = tmp_path / "out"
     assert main(["build", str(site), "--out", str(out), "-c", str(config), "-q"]) == 0
     report = json.loads((out / "report.json").read_text())
@@ -109,7 +118,9 @@ def test_config_overrides_defaults(tmp_path: Path) -> None:
     assert report["manifest"]["config"]["build"]["fuzzy_threshold"] == 0.99
 
 
-def test_interrupted_write_leaves_no_partial_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_interrupted_write_leaves_no_partial_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from qrelsmith import files
 
     site = write_site(tmp_path / "site", ["a.html"])
@@ -231,14 +242,19 @@ def test_a_build_with_no_article_is_an_error_and_keeps_the_last_build(
     assert snapshot(out) == before
 
 
-def test_several_folders_give_ids_under_their_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_several_folders_give_ids_under_their_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     one = write_site(tmp_path / "docs", ["index.html"])
     two = write_site(tmp_path / "blog", ["index.html"])
     out = tmp_path / "out"
     assert main(["build", str(one), str(two), "--out", str(out), "-q"]) == 0
     golden = [json.loads(line) for line in (out / "golden.jsonl").read_text().splitlines()]
     assert [g["qid"] for g in golden] == [
-        "blog/index.html#q0", "blog/index.html#q1", "docs/index.html#q0", "docs/index.html#q1"
+        "blog/index.html#q0",
+        "blog/index.html#q1",
+        "docs/index.html#q0",
+        "docs/index.html#q1",
     ]
     assert golden[0]["origin"]["path"] == "blog/index.html"
     # one folder alone keeps the ids it always had
@@ -256,17 +272,24 @@ def test_several_folders_give_ids_under_their_names(tmp_path: Path, capsys: pyte
 def test_a_duplicate_url_names_the_input_whose_page_is_kept(tmp_path: Path) -> None:
     html = GOOD.format(title="x")
     for name in ("first.jsonl", "second.jsonl"):
-        (tmp_path / name).write_text(json.dumps({"url": "https://e.com/x", "html": html + name}) + "\n")
+        (tmp_path / name).write_text(
+            json.dumps({"url": "https://e.com/x", "html": html + name}) + "\n"
+        )
     result = build([tmp_path / "first.jsonl", tmp_path / "second.jsonl"])
     [skipped] = result.report.skipped
     assert skipped.path == "e.com/x"
     import re
 
-    found = re.fullmatch(r"duplicate article id: the page in (\S+) is left out, the one in (\S+) kept", skipped.reason)
+    found = re.fullmatch(
+        r"duplicate article id: the page in (\S+) is left out, the one in (\S+) kept",
+        skipped.reason,
+    )
     assert found and set(found.groups()) == {"first.jsonl", "second.jsonl"}, skipped.reason
 
 
-def test_out_must_not_be_an_input_folder_nor_hold_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_out_must_not_be_an_input_folder_nor_hold_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     site = write_site(tmp_path / "site", ["a.html"])
     before = snapshot(site)
     for out in (site, tmp_path):
@@ -276,7 +299,9 @@ def test_out_must_not_be_an_input_folder_nor_hold_one(tmp_path: Path, capsys: py
     assert snapshot(site) == before
 
 
-def test_out_inside_the_crawl_must_not_hold_its_pages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_out_inside_the_crawl_must_not_hold_its_pages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A build replaces --out whole and later builds pass a build folder over: an --out that
     is a folder of pages would lose them from the next build on."""
     site = write_site(tmp_path / "site", ["a.html", "en/b.html"])

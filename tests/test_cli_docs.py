@@ -33,7 +33,16 @@ COMMANDS = _commands()
 
 def test_every_stage_has_a_command() -> None:
     names = {name for name, _ in COMMANDS}
-    assert {"build", "audit sample", "audit apply", "baseline", "eval", "check", "validate", "align"} <= names
+    assert {
+        "build",
+        "audit sample",
+        "audit apply",
+        "baseline",
+        "eval",
+        "check",
+        "validate",
+        "align",
+    } <= names
 
 
 @pytest.mark.parametrize(("name", "parser"), COMMANDS, ids=[n for n, _ in COMMANDS])
@@ -71,7 +80,10 @@ def transcript(command: str) -> tuple[list[str], str]:
 
 
 def run_as_in_readme(
-    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    command: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> tuple[int, str, str]:
     """Run the README's command in ``tmp_path`` holding links to samples/ and tests/: (exit,
     printed, README's)."""
@@ -89,7 +101,9 @@ def run_as_in_readme(
 def test_the_readmes_first_build_succeeds_and_prints_what_the_readme_shows(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    code, printed, expected = run_as_in_readme("build samples/site --out out", capsys, monkeypatch, tmp_path)
+    code, printed, expected = run_as_in_readme(
+        "build samples/site --out out", capsys, monkeypatch, tmp_path
+    )
     assert code == 0
     assert printed == expected
 
@@ -98,9 +112,13 @@ def test_the_readmes_review_demo_runs_with_the_shipped_verdict_files(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     assert run_as_in_readme("build samples/site --out out", capsys, monkeypatch, tmp_path)[0] == 0
-    code, printed, expected = run_as_in_readme("audit apply out samples/bad.csv", capsys, monkeypatch, tmp_path)
+    code, printed, expected = run_as_in_readme(
+        "audit apply out samples/bad.csv", capsys, monkeypatch, tmp_path
+    )
     assert (code, printed) == (1, expected)
-    code, printed, expected = run_as_in_readme("audit apply out samples/verdicts.csv", capsys, monkeypatch, tmp_path)
+    code, printed, expected = run_as_in_readme(
+        "audit apply out samples/verdicts.csv", capsys, monkeypatch, tmp_path
+    )
     assert (code, printed) == (0, expected)
 
 
@@ -118,12 +136,17 @@ def test_the_readmes_diff_and_the_sample_after_it_print_what_the_readme_shows(
     from test_diff import changed_site
 
     assert run_as_in_readme("build samples/site --out out", capsys, monkeypatch, tmp_path)[0] == 0
-    assert run_as_in_readme("audit apply out samples/verdicts.csv", capsys, monkeypatch, tmp_path)[0] == 0
+    assert (
+        run_as_in_readme("audit apply out samples/verdicts.csv", capsys, monkeypatch, tmp_path)[0]
+        == 0
+    )
     changed_site(tmp_path).rename(tmp_path / "site-june")
     assert main(["build", "site-june", "--out", "out-june", "-q"]) == 0
     code, printed, expected = run_as_in_readme("diff out out-june", capsys, monkeypatch, tmp_path)
     assert (code, printed) == (1, expected)
-    code, printed, expected = run_as_in_readme("audit sample out-june", capsys, monkeypatch, tmp_path)
+    code, printed, expected = run_as_in_readme(
+        "audit sample out-june", capsys, monkeypatch, tmp_path
+    )
     assert (code, printed) == (0, expected)
 
 
@@ -149,7 +172,9 @@ def test_build_help_and_readme_agree_on_exit_codes() -> None:
 
 
 @pytest.mark.parametrize(("name", "parser"), COMMANDS, ids=[n for n, _ in COMMANDS])
-def test_option_help_points_at_docs_not_source_files(name: str, parser: argparse.ArgumentParser) -> None:
+def test_option_help_points_at_docs_not_source_files(
+    name: str, parser: argparse.ArgumentParser
+) -> None:
     for action in parser._actions:
         assert ".py" not in (action.help or ""), f"{name} {action.option_strings}: {action.help}"
 
@@ -159,7 +184,9 @@ def _codes(text: str) -> set[int]:
     return {int(number) for number in re.findall(r"(?<![\w.-])(\d+)(?![\w.])", text)}
 
 
-def test_top_level_help_and_readme_list_the_same_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+def test_top_level_help_and_readme_list_the_same_exit_codes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["--help"])
     assert exit_info.value.code == 0
@@ -170,7 +197,9 @@ def test_top_level_help_and_readme_list_the_same_exit_codes(capsys: pytest.Captu
     assert _codes(in_help) == _codes(in_readme) == set(EXIT_CODES)
 
 
-def test_an_interrupt_exits_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_interrupt_exits_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import qrelsmith.cli.evaluate as evaluate
 
     def interrupted(args: argparse.Namespace) -> int:

@@ -34,8 +34,9 @@ def test_the_manifest_dump_holds_every_section_and_loads_back() -> None:
 
 def test_a_changed_key_is_dumped_and_loads_back(tmp_path: Path) -> None:
     path = tmp_path / "site.toml"
-    path.write_text("[audit]\noversample = {fuzzy = 5}\n[baseline]\nngrams = [2, 4]\n"
-                    "[eval]\nrel = 1\n")
+    path.write_text(
+        "[audit]\noversample = {fuzzy = 5}\n[baseline]\nngrams = [2, 4]\n[eval]\nrel = 1\n"
+    )
     config = load_config(path)
     assert config.audit.oversample == {**patterns.OVERSAMPLE, "fuzzy": 5.0}
     dumped = config.model_dump(mode="json")
@@ -45,9 +46,15 @@ def test_a_changed_key_is_dumped_and_loads_back(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["[audit]\noversample = {risky = 2}\n", "[audit]\noversample = {fuzzy = 0}\n",
-     "[baseline]\nngrams = [3, 2]\n", "[eval]\nmeasures = []\n", "[eval]\ngains = \"log\"\n",
-     "[build]\ndrop_tags = [\"div.sidebar\"]\n", "[build]\ndrop_tags = [\"*\"]\n"],
+    [
+        "[audit]\noversample = {risky = 2}\n",
+        "[audit]\noversample = {fuzzy = 0}\n",
+        "[baseline]\nngrams = [3, 2]\n",
+        "[eval]\nmeasures = []\n",
+        '[eval]\ngains = "log"\n',
+        '[build]\ndrop_tags = ["div.sidebar"]\n',
+        '[build]\ndrop_tags = ["*"]\n',
+    ],
 )
 def test_bad_values_are_usage_errors(tmp_path: Path, text: str) -> None:
     path = tmp_path / "bad.toml"
@@ -73,8 +80,10 @@ def test_eval_reads_the_config_and_flags_override_it(
     assert main(["eval", str(EVAL_BUILD), str(run), "--json", "--config", str(path)]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["measures"] == ["RR@10"] and report["settings"]["rel"] == 1
-    assert main(["eval", str(EVAL_BUILD), str(run), "--json", "--config", str(path),
-                 "--rel", "2"]) == 0
+    assert (
+        main(["eval", str(EVAL_BUILD), str(run), "--json", "--config", str(path), "--rel", "2"])
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["measures"] == ["RR(rel=2)@10"]
 
 

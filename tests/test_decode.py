@@ -81,12 +81,16 @@ def test_a_utf8_page_with_one_bad_byte_is_read_with_one_replacement(meta: str) -
     text, used = decode(page)
     assert used == "utf-8" and text.count("\ufffd") == 1
     assert sniff_page(page) == ("utf-8", 0, 1)
-    ascii_page = ENGLISH.format(meta='<meta charset="utf-8">').encode().replace(b"ports", b"port\x92s", 1)
+    ascii_page = (
+        ENGLISH.format(meta='<meta charset="utf-8">').encode().replace(b"ports", b"port\x92s", 1)
+    )
     assert sniff_page(ascii_page) == ("utf-8", 0, 1)
 
 
 def test_a_page_with_many_bad_bytes_is_not_read_as_its_declaration() -> None:
-    page = ('<meta charset="utf-8"><p>' + "日本語のページです。ポート番号。" * 20).encode("shift_jis")
+    page = ('<meta charset="utf-8"><p>' + "日本語のページです。ポート番号。" * 20).encode(
+        "shift_jis"
+    )
     encoding, _, replaced = sniff_page(page)
     assert (encoding, replaced) == ("cp932", 0)
 
@@ -96,8 +100,18 @@ def test_a_page_with_many_bad_bytes_is_not_read_as_its_declaration() -> None:
     [
         (ENGLISH.format(meta="").replace("ports", "p\u00e9rts", 1), "cp1252"),  # a stray byte
         (ENGLISH.format(meta="").replace("ports", "port\u2019s", 1), "cp1252"),
-        ("<p>" + "Le caf\u00e9 est d\u00e9j\u00e0 pr\u00eat, \u00e7a co\u00fbte 2\u20ac \u2013 \u00ab voil\u00e0 \u00bb. " * 10, "cp1252"),
-        ("<p>" + "Gr\u00fc\u00dfe aus M\u00fcnchen, sch\u00f6ne \u201eStra\u00dfe\u201c f\u00fcr \u00c4rzte. " * 10, "cp1252"),
+        (
+            "<p>"
+            + "Le caf\u00e9 est d\u00e9j\u00e0 pr\u00eat, \u00e7a co\u00fbte 2\u20ac \u2013 \u00ab voil\u00e0 \u00bb. "
+            * 10,
+            "cp1252",
+        ),
+        (
+            "<p>"
+            + "Gr\u00fc\u00dfe aus M\u00fcnchen, sch\u00f6ne \u201eStra\u00dfe\u201c f\u00fcr \u00c4rzte. "
+            * 10,
+            "cp1252",
+        ),
         ("<p>" + "Привет, как дела? Это русский текст. " * 10, "cp1251"),
     ],
 )

@@ -30,18 +30,27 @@ def changed_site(folder: Path) -> Path:
     shutil.copytree(SAMPLE, site)
     joins = site / "en" / "sql-joins.html"
     # 1. A section inserted at the top: every later section is renumbered, nothing else.
-    edit(joins, '<h2 id="sec-1">INNER JOIN</h2>',
-         '<h2 id="sec-0">Sample tables</h2>\n  <p>Two tables, customers and orders, are used throughout.</p>\n  <h2 id="sec-1">INNER JOIN</h2>')
+    edit(
+        joins,
+        '<h2 id="sec-1">INNER JOIN</h2>',
+        '<h2 id="sec-0">Sample tables</h2>\n  <p>Two tables, customers and orders, are used throughout.</p>\n  <h2 id="sec-1">INNER JOIN</h2>',
+    )
     # 2. The text of a labelled section changes (row q3 names "anti-join").
-    edit(joins, '<h2 id="sec-6">Finding rows with no match (anti-join)</h2>',
-         '<h2 id="sec-6">Finding rows with no match (anti-join)</h2>\n  <p>Since version 16 the planner turns NOT IN into an anti-join as well.</p>')
+    edit(
+        joins,
+        '<h2 id="sec-6">Finding rows with no match (anti-join)</h2>',
+        '<h2 id="sec-6">Finding rows with no match (anti-join)</h2>\n  <p>Since version 16 the planner turns NOT IN into an anti-join as well.</p>',
+    )
     # 3. A question is reworded (q4).
     edit(joins, "Every combination of sizes and colours", "Every pair of a size and a colour")
     # 4. A row's reference now names another section (q1): the label moves.
     edit(joins, "<td>LEFT JOIN and RIGHT JOIN</td></tr>", "<td>FULL OUTER JOIN</td></tr>")
     # 5. A new row (q5), and an article removed.
-    edit(joins, "<td>CROSS JOIN and self joins</td></tr>",
-         "<td>CROSS JOIN and self joins</td></tr>\n      <tr><td>Keep unmatched rows of both tables</td><td>A full outer join</td><td>FULL OUTER JOIN</td></tr>")
+    edit(
+        joins,
+        "<td>CROSS JOIN and self joins</td></tr>",
+        "<td>CROSS JOIN and self joins</td></tr>\n      <tr><td>Keep unmatched rows of both tables</td><td>A full outer join</td><td>FULL OUTER JOIN</td></tr>",
+    )
     (site / "es" / "git-stash.html").unlink()
     return site
 
@@ -62,8 +71,9 @@ def run_diff(old: Path, new: Path, *extra: str) -> tuple[int, dict]:
     return code, report
 
 
-def test_a_build_against_itself_is_no_change(builds: tuple[Path, Path], tmp_path: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_build_against_itself_is_no_change(
+    builds: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     old, _ = builds
     same = tmp_path / "same"
     shutil.copytree(old, same)
@@ -84,10 +94,16 @@ def test_what_changed(builds: tuple[Path, Path], capsys: pytest.CaptureFixture[s
     assert [(m["qid"], m["old_headings"], m["new_headings"]) for m in report["moved"]] == [
         ("en/sql-joins.html#q1", ["LEFT JOIN and RIGHT JOIN"], ["FULL OUTER JOIN"])
     ]
-    assert [(s["qid"], s["heading"], s["old_section"], s["new_section"])
-            for s in report["sections_changed"]] == [
-        ("en/sql-joins.html#q3", "Finding rows with no match (anti-join)",
-         "en/sql-joins.html#5", "en/sql-joins.html#6")
+    assert [
+        (s["qid"], s["heading"], s["old_section"], s["new_section"])
+        for s in report["sections_changed"]
+    ] == [
+        (
+            "en/sql-joins.html#q3",
+            "Finding rows with no match (anti-join)",
+            "en/sql-joins.html#5",
+            "en/sql-joins.html#6",
+        )
     ]
     corpus = report["counts"]["corpus"]
     assert (corpus["added"], corpus["text_changed"]) == (1, 1)  # renumbering is no change
@@ -128,12 +144,14 @@ def test_the_next_audit_sample_draws_rereview_first_and_fills_in_carried_verdict
     strata = [row["stratum"] for row in sample["rows"]]
     assert strata[:2] == ["rereview", "rereview"]
     assert {row["qid"] for row in sample["rows"][:2]} == {
-        "en/sql-joins.html#q3", "en/sql-joins.html#q4"
+        "en/sql-joins.html#q3",
+        "en/sql-joins.html#q4",
     }
     assert sample["strata"]["rereview"] == {"population": 2, "sampled": 2}
     assert sample["strata"]["carried"] == {"population": 36, "sampled": 36}
-    fresh = sum(s["sampled"] for name, s in sample["strata"].items()
-                if name not in ("rereview", "carried"))
+    fresh = sum(
+        s["sampled"] for name, s in sample["strata"].items() if name not in ("rereview", "carried")
+    )
     assert fresh == 8  # --size 10: two to review again, eight drawn as usual
     with open(new / "audit" / "audit.csv", encoding="utf-8-sig", newline="") as handle:
         rows = {row["qid"]: row for row in csv.DictReader(handle)}
@@ -242,11 +260,17 @@ def ports_moved_site(folder: Path) -> Path:
     ports = site / "en" / "network-ports.html"
     text = ports.read_text(encoding="utf-8")
     first = text.index("<h2")
-    text = (text[:first] + '<h2 id="sec-0">Before you start</h2><p>Read this first.</p>\n'
-            + text[first:])
+    text = (
+        text[:first]
+        + '<h2 id="sec-0">Before you start</h2><p>Read this first.</p>\n'
+        + text[first:]
+    )
     ports.write_text(text, encoding="utf-8")
-    edit(ports, '<h2 id="sec-4">TCP vs UDP</h2>',
-         '<h2 id="sec-4">TCP vs UDP</h2><p>One more paragraph.</p>')
+    edit(
+        ports,
+        '<h2 id="sec-4">TCP vs UDP</h2>',
+        '<h2 id="sec-4">TCP vs UDP</h2><p>One more paragraph.</p>',
+    )
     return site
 
 

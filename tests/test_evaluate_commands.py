@@ -20,8 +20,21 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("runs")
     paths = {"bm25": folder / "bm25.trec", "tfidf": folder / "tfidf.trec"}
     assert main(["baseline", str(BUILD), "--out", str(paths["bm25"]), "--k", "5"]) == 0
-    assert main(["baseline", str(BUILD), "--out", str(paths["tfidf"]), "--method", "tfidf",
-                 "--ngrams", "2-3"]) == 0
+    assert (
+        main(
+            [
+                "baseline",
+                str(BUILD),
+                "--out",
+                str(paths["tfidf"]),
+                "--method",
+                "tfidf",
+                "--ngrams",
+                "2-3",
+            ]
+        )
+        == 0
+    )
     return paths
 
 
@@ -65,8 +78,19 @@ def test_baseline_rejects_a_bad_ngram_range(capsys: pytest.CaptureFixture[str]) 
 def test_eval_table_json_and_reproducibility(
     runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["eval", str(BUILD), str(runs["bm25"]), str(runs["tfidf"]), "--measures",
-            "nDCG@10", "RR@10", "CP@5", "--gains", "exp", "--json"]
+    argv = [
+        "eval",
+        str(BUILD),
+        str(runs["bm25"]),
+        str(runs["tfidf"]),
+        "--measures",
+        "nDCG@10",
+        "RR@10",
+        "CP@5",
+        "--gains",
+        "exp",
+        "--json",
+    ]
     assert main(argv) == 0
     captured = capsys.readouterr()
     report = json.loads(captured.out)
@@ -74,8 +98,9 @@ def test_eval_table_json_and_reproducibility(
     assert report["runs"] == ["bm25", "tfidf"]
     assert report["measures"] == ["nDCG(gains={2:3})@10", "RR(rel=2)@10", "CP(rel=2)@5"]
     assert (report["queries"], report["articles"]) == (10, 4)
-    rr = next(s for s in report["summaries"] if s["run"] == "bm25"
-              and s["measure"] == "RR(rel=2)@10")
+    rr = next(
+        s for s in report["summaries"] if s["run"] == "bm25" and s["measure"] == "RR(rel=2)@10"
+    )
     assert rr["mean"] == pytest.approx(0.8333, abs=1e-4)
     assert rr["low"] <= rr["mean"] <= rr["high"]
     assert len(report["comparisons"]) == 3
@@ -88,8 +113,21 @@ def test_eval_table_json_and_reproducibility(
 def test_eval_table_and_per_query(
     runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["eval", str(BUILD), str(runs["bm25"]), "--measures", "R@10",
-                 "--rel", "1", "--per-query"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                str(BUILD),
+                str(runs["bm25"]),
+                "--measures",
+                "R@10",
+                "--rel",
+                "1",
+                "--per-query",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "10 queries in 4 articles" in out
     # rel 1: the article's other sections count too; only #4 of four is missing from the top 5
@@ -147,8 +185,10 @@ def test_validate_accepts_the_fixture_and_lists_problems(
     lines = qrels.read_text(encoding="utf-8").splitlines()
     lines = [line for line in lines if not line.startswith("ko/recall.html#q1 ")]
     lines[0] = lines[0].rsplit(" ", 1)[0] + " 1.5"
-    lines = [line[:-1] + "1" if line == "es/devoluciones.html#q1 0 es/devoluciones.html#2 2"
-             else line for line in lines]
+    lines = [
+        line[:-1] + "1" if line == "es/devoluciones.html#q1 0 es/devoluciones.html#2 2" else line
+        for line in lines
+    ]
     lines.append("ja/rdp-port.html#q0 0 ja/rdp-port.html#9 1")
     lines.append("ja/rdp port 0 ja/rdp-port.html#1 2")
     qrels.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -163,13 +203,17 @@ def test_align_maps_chunks_and_reports_the_rest(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "chunks"
-    assert main(["align", str(BUILD), "--chunks", str(FIXTURE / "chunks.jsonl"),
-                 "--out", str(out)]) == 0
+    assert (
+        main(["align", str(BUILD), "--chunks", str(FIXTURE / "chunks.jsonl"), "--out", str(out)])
+        == 0
+    )
     err = capsys.readouterr().err
     assert "4 of 6 chunks mapped" in err
     assert "chunk c-unknown maps to nothing" in err and "chunk c-nomatch" in err
-    rows = {tuple(line.split()[::2]): line.split()[3]
-            for line in (out / "qrels.trec").read_text(encoding="utf-8").splitlines()}
+    rows = {
+        tuple(line.split()[::2]): line.split()[3]
+        for line in (out / "qrels.trec").read_text(encoding="utf-8").splitlines()
+    }
     assert rows[("ja/rdp-port.html#q0", "c-rdp-2")] == "2"  # made of the answer section
     assert rows[("ja/rdp-port.html#q0", "c-rdp-3")] == "1"
     assert rows[("ja/rdp-port.html#q1", "c-rdp-3")] == "2"  # covers the whole section #2
@@ -178,7 +222,9 @@ def test_align_maps_chunks_and_reports_the_rest(
     assert report["counts"]["dropped_queries"] == 4  # articles with no chunks
     assert main(["validate", str(out)]) == 0  # beir/ agrees with qrels.trec (validate checks)
     loader = pytest.importorskip("beir.datasets.data_loader")  # installed in CI: runs there
-    corpus, queries, qrels = loader.GenericDataLoader(data_folder=str(out / "beir")).load(split="test")
+    corpus, queries, qrels = loader.GenericDataLoader(data_folder=str(out / "beir")).load(
+        split="test"
+    )
     # the chunks that map to nothing stay in the corpus, unjudged
     assert set(corpus) == {"c-rdp-1", "c-rdp-2", "c-rdp-3", "c-dev-all", "c-unknown", "c-nomatch"}
     assert qrels["ja/rdp-port.html#q0"]["c-rdp-2"] == 2 and set(queries) == set(qrels)
@@ -204,10 +250,22 @@ def test_align_keeps_queries_of_a_file_whose_name_has_a_space(tmp_path: Path) ->
     assert main(["build", str(site), "--out", str(build), "-q"]) == 0
     chunks = tmp_path / "chunks.jsonl"
     chunks.write_text(
-        json.dumps({"id": "c1", "path": "my page.html",
-                    "text": "Install Run the installer and follow the steps on screen."}) + "\n"
-        + json.dumps({"id": "c2", "path": "my page.html",
-                      "text": "Remove Open the settings and press the remove button."}) + "\n",
+        json.dumps(
+            {
+                "id": "c1",
+                "path": "my page.html",
+                "text": "Install Run the installer and follow the steps on screen.",
+            }
+        )
+        + "\n"
+        + json.dumps(
+            {
+                "id": "c2",
+                "path": "my page.html",
+                "text": "Remove Open the settings and press the remove button.",
+            }
+        )
+        + "\n",
         encoding="utf-8",
     )
     assert main(["align", str(build), "--chunks", str(chunks), "--out", str(out)]) == 0
@@ -242,13 +300,23 @@ def test_eval_of_a_run_that_shares_no_id_with_the_build_is_an_error(
 
 def test_align_keeps_unmapped_chunks_in_the_corpus_unjudged(tmp_path: Path) -> None:
     out = tmp_path / "chunks"
-    assert main(["align", str(BUILD), "--chunks", str(FIXTURE / "chunks.jsonl"), "--out", str(out)]) == 0
-    corpus = [json.loads(line) for line in (out / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert (
+        main(["align", str(BUILD), "--chunks", str(FIXTURE / "chunks.jsonl"), "--out", str(out)])
+        == 0
+    )
+    corpus = [
+        json.loads(line) for line in (out / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
     ids = {record["id"] for record in corpus}
     assert {"c-unknown", "c-nomatch"} <= ids
-    judged = {line.split()[2] for line in (out / "qrels.trec").read_text(encoding="utf-8").splitlines()}
+    judged = {
+        line.split()[2] for line in (out / "qrels.trec").read_text(encoding="utf-8").splitlines()
+    }
     assert not {"c-unknown", "c-nomatch"} & judged
-    beir = {json.loads(line)["_id"] for line in (out / "beir" / "corpus.jsonl").read_text(encoding="utf-8").splitlines()}
+    beir = {
+        json.loads(line)["_id"]
+        for line in (out / "beir" / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
+    }
     assert beir == ids
     assert main(["validate", str(out)]) == 0
 

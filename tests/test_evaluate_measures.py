@@ -16,8 +16,9 @@ def ranked(qid: str, docids: list[str]) -> Run:
     return order_run((qid, docid, float(len(docids) - i)) for i, docid in enumerate(docids))
 
 
-def values(qrels: Qrels, run: Run, names: list[str], *, rel: int | None = None,
-           gains: str = "linear") -> dict[str, float]:
+def values(
+    qrels: Qrels, run: Run, names: list[str], *, rel: int | None = None, gains: str = "linear"
+) -> dict[str, float]:
     grades = {g for judged in qrels.values() for g in judged.values()}
     specs = parse_measures(names, rel=rel, gains=gains, grades=grades)  # type: ignore[arg-type]
     by_name = per_query(qrels, run, specs)
@@ -32,8 +33,9 @@ SEED0_GRADED: Qrels = {"q": {"d3": 3, "d7": 2, "d12": 2, "d20": 1}}
 
 
 def test_seed000_recall_precision_rr_ndcg_binary() -> None:
-    got = values(SEED0_BINARY, SEED0_RUN, ["R@3", "R@5", "R@10", "P@3", "P@5", "P@10", "RR",
-                                           "nDCG@10"])
+    got = values(
+        SEED0_BINARY, SEED0_RUN, ["R@3", "R@5", "R@10", "P@3", "P@5", "P@10", "RR", "nDCG@10"]
+    )
     assert [round(got[m], 2) for m in ("R@3", "R@5", "R@10")] == [0.25, 0.50, 0.75]
     assert [round(got[m], 2) for m in ("P@3", "P@5", "P@10")] == [0.33, 0.40, 0.30]
     assert round(got["RR"], 2) == 0.50
@@ -106,9 +108,14 @@ SEED3_QRELS: Qrels = {
 
 def test_seed003_macro_average_not_micro() -> None:
     run = order_run([("qA", "a1", 1.0), ("qB", "zz", 1.0)])
-    report = evaluate_runs(SEED3_QRELS, {"sys": run}, parse_measures(
-        ["R@100"], rel=1, gains="linear", grades=[1]), {"qA": "A", "qB": "B"},
-        EvalOptions(bootstrap_samples=200, permutation_rounds=200), keep_per_query=True)
+    report = evaluate_runs(
+        SEED3_QRELS,
+        {"sys": run},
+        parse_measures(["R@100"], rel=1, gains="linear", grades=[1]),
+        {"qA": "A", "qB": "B"},
+        EvalOptions(bootstrap_samples=200, permutation_rounds=200),
+        keep_per_query=True,
+    )
     assert report.summaries[0].mean == 0.5  # macro; the micro recall would be 1/10
     assert report.per_query == {"sys": {"R@100": {"qA": 1.0, "qB": 0.0}}}
     assert report.warnings == []
@@ -116,25 +123,34 @@ def test_seed003_macro_average_not_micro() -> None:
 
 def test_queries_missing_from_the_run_count_as_zero_with_a_warning() -> None:
     run = order_run([("qA", "a1", 1.0)])  # the system wrote nothing for qB
-    report = evaluate_runs(SEED3_QRELS, {"sys": run}, parse_measures(
-        ["R@100", "CP@5"], rel=1, gains="linear", grades=[1]), {},
-        EvalOptions(bootstrap_samples=200, permutation_rounds=200))
+    report = evaluate_runs(
+        SEED3_QRELS,
+        {"sys": run},
+        parse_measures(["R@100", "CP@5"], rel=1, gains="linear", grades=[1]),
+        {},
+        EvalOptions(bootstrap_samples=200, permutation_rounds=200),
+    )
     assert [s.mean for s in report.summaries] == [0.5, 0.5]  # trec_eval -c, not 1.0
     assert report.warnings == ["sys: 1 of 2 queries have no results and count as 0"]
 
 
 def test_unknown_documents_are_warned_about() -> None:
     run = order_run([("qA", "a1", 2.0), ("qA", "ghost", 1.0), ("qB", "b1", 1.0)])
-    report = evaluate_runs(SEED3_QRELS, {"sys": run}, parse_measures(
-        ["P@1"], rel=1, gains="linear", grades=[1]), {},
+    report = evaluate_runs(
+        SEED3_QRELS,
+        {"sys": run},
+        parse_measures(["P@1"], rel=1, gains="linear", grades=[1]),
+        {},
         EvalOptions(bootstrap_samples=200, permutation_rounds=200),
-        doc_ids={"a1"} | set(SEED3_QRELS["qB"]))
+        doc_ids={"a1"} | set(SEED3_QRELS["qB"]),
+    )
     assert report.warnings == ["sys: 1 retrieved documents are not in the corpus (ghost)"]
 
 
 def test_rel_applies_only_where_the_measure_takes_it() -> None:
-    specs = parse_measures(["nDCG@10", "R@10", "RR(rel=1)@10", "CP@3"], rel=2,
-                           gains="linear", grades=[0, 1, 2])
+    specs = parse_measures(
+        ["nDCG@10", "R@10", "RR(rel=1)@10", "CP@3"], rel=2, gains="linear", grades=[0, 1, 2]
+    )
     assert [s.name for s in specs] == ["nDCG@10", "R(rel=2)@10", "RR@10", "CP(rel=2)@3"]
     assert specs[2].measure is not None and specs[2].measure.params["rel"] == 1
 

@@ -18,22 +18,45 @@ from qrelsmith.labels import article_of
 from statistics_helpers import bootstrap_interval, paired_comparison
 
 
-@pytest.mark.parametrize("query", ["どちらを選ぶか", "置くか置かないか", "それ", "which one",
-                                   "cuál elegir", "어느 쪽을 선택할까"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "どちらを選ぶか",
+        "置くか置かないか",
+        "それ",
+        "which one",
+        "cuál elegir",
+        "어느 쪽을 선택할까",
+    ],
+)
 def test_queries_without_content(query: str) -> None:
     assert has_no_content(query)
 
 
-@pytest.mark.parametrize("query", ["RDPのポート番号", "踏み台を置くか置かないか",
-                                   "Bcc が相手に見えない理由", "cómo devolver un pedido",
-                                   "Recall@100의 분모", "install docker or not"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "RDPのポート番号",
+        "踏み台を置くか置かないか",
+        "Bcc が相手に見えない理由",
+        "cómo devolver un pedido",
+        "Recall@100의 분모",
+        "install docker or not",
+    ],
+)
 def test_queries_with_content(query: str) -> None:
     assert not has_no_content(query)
 
 
 def test_duplicates_only_across_articles() -> None:
-    pairs = duplicate_pairs({"a#q0": "RDPのポート番号", "b#q0": "RDP の ポート番号？",
-                             "a#q1": "RDPのポート番号", "c#q0": "ssh の鍵を作る"})
+    pairs = duplicate_pairs(
+        {
+            "a#q0": "RDPのポート番号",
+            "b#q0": "RDP の ポート番号？",
+            "a#q1": "RDPのポート番号",
+            "c#q0": "ssh の鍵を作る",
+        }
+    )
     assert {(x, y) for x, y, _ in pairs} == {("a#q0", "b#q0"), ("b#q0", "a#q1")}
 
 
@@ -43,13 +66,19 @@ def test_article_of_query_ids() -> None:
 
 
 def test_align_grade_rule() -> None:
-    sections = [("s0", "見出しA\n" + "あ" * 5 + "一二三四五六七八九十" * 3),
-                ("s1", "見出しB\n" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" * 4)]
+    sections = [
+        ("s0", "見出しA\n" + "あ" * 5 + "一二三四五六七八九十" * 3),
+        ("s1", "見出しB\n" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" * 4),
+    ]
     # 30 chars of s0 and 104 of s1: mostly s1, covers most of s0 too
-    both = map_chunk("c", "一二三四五六七八九十" * 3 + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" * 4, "a", sections)
+    both = map_chunk(
+        "c", "一二三四五六七八九十" * 3 + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" * 4, "a", sections
+    )
     assert both.main_section == "s1" and both.reason is None
     assert chunk_grade(both, {"s0": 2, "s1": 1}) == 2  # covers >= half of the answer section
-    corner = map_chunk("c", "一二三四五六七八九十" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" * 4, "a", sections)
+    corner = map_chunk(
+        "c", "一二三四五六七八九十" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" * 4, "a", sections
+    )
     assert chunk_grade(corner, {"s0": 2, "s1": 1}) == 1  # a corner of the answer section
     stray = map_chunk("c", "nothing like the article at all", "a", sections)
     assert stray.reason is not None and "0%" in stray.reason
@@ -69,10 +98,13 @@ def test_columns_are_resampled_independently_of_each_other() -> None:
         alone = bootstrap_interval(matrix[:, column], 1000, seed=7)
         assert together[column].model_dump() == pytest.approx(alone.model_dump())
     other = rng.random((120, 3))
-    paired = paired_comparisons(["x", "y", "z"], "a", "b", matrix, other, samples=500,
-                                rounds=500, seed=3)
-    alone = paired_comparison("y", "a", "b", matrix[:, 1], other[:, 1], samples=500,
-                              rounds=500, seed=3)
+    paired = paired_comparisons(
+        ["x", "y", "z"], "a", "b", matrix, other, samples=500, rounds=500, seed=3
+    )
+    alone = paired_comparison(
+        "y", "a", "b", matrix[:, 1], other[:, 1], samples=500, rounds=500, seed=3
+    )
     assert paired[1].p_value == alone.p_value
     assert [paired[1].diff, paired[1].low, paired[1].high] == pytest.approx(
-        [alone.diff, alone.low, alone.high])
+        [alone.diff, alone.low, alone.high]
+    )

@@ -68,8 +68,17 @@ def test_small_sample_permutation_p_is_exact_enough() -> None:
 def test_paired_comparison_counts_and_direction() -> None:
     a = [0.0, 0.5, 1.0, 1.0, 0.2]
     b = [1.0, 0.5, 0.0, 1.0, 0.7]
-    result = paired_comparison("RR@10", "old", "new", a, b, samples=500, rounds=500, seed=0,
-                               clusters=["x", "x", "y", "z", "z"])
+    result = paired_comparison(
+        "RR@10",
+        "old",
+        "new",
+        a,
+        b,
+        samples=500,
+        rounds=500,
+        seed=0,
+        clusters=["x", "x", "y", "z", "z"],
+    )
     assert (result.wins, result.ties, result.losses) == (2, 2, 1)
     assert result.diff == pytest.approx(0.1)
     assert result.low <= result.diff <= result.high

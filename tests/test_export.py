@@ -38,7 +38,9 @@ def test_ir_measures_reads_qrels_unchanged(out: Path) -> None:
         for g in golden
         for rank, doc in enumerate(g["relevant"])
     ]
-    scores = ir_measures.calc_aggregate([ir_measures.RR(rel=2) @ 10, ir_measures.Success(rel=2) @ 1], qrels, run)
+    scores = ir_measures.calc_aggregate(
+        [ir_measures.RR(rel=2) @ 10, ir_measures.Success(rel=2) @ 1], qrels, run
+    )
     assert all(value == 1.0 for value in scores.values())
 
 

@@ -61,8 +61,24 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def export(build: Path, out: Path, *extra: str) -> Path:
-    code = main(["export", "hf", str(build), "--out", str(out), "--license", "cc-by-4.0",
-                 "--language", "ja", "--language", "en", "--language", "es", *extra])
+    code = main(
+        [
+            "export",
+            "hf",
+            str(build),
+            "--out",
+            str(out),
+            "--license",
+            "cc-by-4.0",
+            "--language",
+            "ja",
+            "--language",
+            "en",
+            "--language",
+            "es",
+            *extra,
+        ]
+    )
     assert code == 0
     return out
 
@@ -73,7 +89,10 @@ def export(build: Path, out: Path, *extra: str) -> Path:
 def test_jsonl_layout_and_card_need_no_extra(reviewed: Path, tmp_path: Path) -> None:
     out = export(reviewed / "versions" / "v1", tmp_path / "hf", "--format", "jsonl")
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
-        "README.md", "corpus/test.jsonl", "qrels/test.jsonl", "queries/test.jsonl"
+        "README.md",
+        "corpus/test.jsonl",
+        "qrels/test.jsonl",
+        "queries/test.jsonl",
     ]
     first = json.loads((out / "qrels" / "test.jsonl").read_text("utf-8").splitlines()[0])
     assert set(first) == {"query-id", "corpus-id", "score"} and first["score"] in (1, 2)
@@ -92,8 +111,22 @@ def test_the_licence_is_stated_never_guessed(reviewed: Path, tmp_path: Path) -> 
     with pytest.raises(SystemExit) as stop:
         main(["export", "hf", str(reviewed), "--out", str(tmp_path / "x"), "--language", "en"])
     assert stop.value.code == 2
-    assert main(["export", "hf", str(reviewed), "--out", str(tmp_path / "x"), "--license",
-                 "mit", "--language", "english"]) == 2
+    assert (
+        main(
+            [
+                "export",
+                "hf",
+                str(reviewed),
+                "--out",
+                str(tmp_path / "x"),
+                "--license",
+                "mit",
+                "--language",
+                "english",
+            ]
+        )
+        == 2
+    )
 
 
 def test_a_redone_export_replaces_the_previous_one_whole(reviewed: Path, tmp_path: Path) -> None:
@@ -104,7 +137,10 @@ def test_a_redone_export_replaces_the_previous_one_whole(reviewed: Path, tmp_pat
     _requires("pyarrow")
     export(reviewed / "versions" / "v1", out)
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
-        ".gitattributes", "README.md", "corpus/test.parquet", "qrels/test.parquet",
+        ".gitattributes",
+        "README.md",
+        "corpus/test.parquet",
+        "qrels/test.parquet",
         "queries/test.parquet",
     ]
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".hf.")] == [".hf.lock"]
@@ -117,8 +153,24 @@ def test_out_that_is_a_file_or_the_build_is_a_usage_error(
     afile.write_text("mine", encoding="utf-8")
     capsys.readouterr()
     for out, says in ((afile, "is not a folder"), (reviewed, "is the folder exported")):
-        assert main(["export", "hf", str(reviewed / "versions" / "v1"), "--out", str(out),
-                     "--license", "mit", "--language", "en", "--format", "jsonl"]) == 2
+        assert (
+            main(
+                [
+                    "export",
+                    "hf",
+                    str(reviewed / "versions" / "v1"),
+                    "--out",
+                    str(out),
+                    "--license",
+                    "mit",
+                    "--language",
+                    "en",
+                    "--format",
+                    "jsonl",
+                ]
+            )
+            == 2
+        )
         assert says in capsys.readouterr().err
     assert afile.read_text(encoding="utf-8") == "mine"
     assert not (reviewed / "README.md").exists()
@@ -127,7 +179,9 @@ def test_out_that_is_a_file_or_the_build_is_a_usage_error(
 def test_the_card_cites_only_a_review_of_the_labels_exported(
     reviewed: Path, tmp_path: Path
 ) -> None:
-    text = (export(reviewed, tmp_path / "own", "--format", "jsonl") / "README.md").read_text("utf-8")
+    text = (export(reviewed, tmp_path / "own", "--format", "jsonl") / "README.md").read_text(
+        "utf-8"
+    )
     assert "label precision 0.969" in text and "before its corrections" in text
     # The folder built again from an edited site: versions/v1 stays, but its review judged the
     # earlier golden.jsonl, not the labels exported now.
@@ -136,8 +190,10 @@ def test_the_card_cites_only_a_review_of_the_labels_exported(
     joins = site / "en" / "sql-joins.html"
     page = joins.read_text(encoding="utf-8")
     assert "Every combination of sizes and colours" in page
-    joins.write_text(page.replace("Every combination of sizes and colours",
-                                  "Every pair of a size and a colour"), encoding="utf-8")
+    joins.write_text(
+        page.replace("Every combination of sizes and colours", "Every pair of a size and a colour"),
+        encoding="utf-8",
+    )
     rebuilt = tmp_path / "rebuilt"
     shutil.copytree(reviewed, rebuilt)
     assert main(["build", str(site), "--out", str(rebuilt), "-q"]) == 0
@@ -145,23 +201,40 @@ def test_the_card_cites_only_a_review_of_the_labels_exported(
     text = (export(rebuilt, tmp_path / "hf", "--format", "jsonl") / "README.md").read_text("utf-8")
     assert "label precision 0.969" not in text and "No human review was applied" in text
     # The version still cites the review that made it.
-    text = (export(rebuilt / "versions" / "v1", tmp_path / "v1", "--format", "jsonl")
-            / "README.md").read_text("utf-8")
+    text = (
+        export(rebuilt / "versions" / "v1", tmp_path / "v1", "--format", "jsonl") / "README.md"
+    ).read_text("utf-8")
     assert "label precision 0.969" in text and "version `v1`" in text
 
 
 @pytest.mark.parametrize("licence", ["", "foo bar", "mit\nlicense: other", "-x", "cc/by"])
-def test_a_licence_is_one_id(licence: str, reviewed: Path, tmp_path: Path,
-                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_licence_is_one_id(
+    licence: str, reviewed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     capsys.readouterr()
-    assert main(["export", "hf", str(reviewed), "--out", str(tmp_path / "x"),
-                 f"--license={licence}", "--language", "en", "--format", "jsonl"]) == 2
+    assert (
+        main(
+            [
+                "export",
+                "hf",
+                str(reviewed),
+                "--out",
+                str(tmp_path / "x"),
+                f"--license={licence}",
+                "--language",
+                "en",
+                "--format",
+                "jsonl",
+            ]
+        )
+        == 2
+    )
     assert "is not a licence id such as cc-by-4.0" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
 
 
 def test_the_name_is_one_line_and_yaml_safe(reviewed: Path, tmp_path: Path) -> None:
-    name = "My set\n---\nlicense: other\n# \"quoted\": x\x7f  \t end"
+    name = 'My set\n---\nlicense: other\n# "quoted": x\x7f  \t end'
     out = export(reviewed, tmp_path / "hf", "--format", "jsonl", "--name", name)
     text = (out / "README.md").read_text("utf-8")
     _, header, body = text.split("---\n", 2)
@@ -179,13 +252,20 @@ def test_an_unreviewed_build_says_so_and_size_categories() -> None:
     from qrelsmith.export.hf import CardFacts
     from qrelsmith.models import Report
 
-    report = Report.model_validate_json((ROOT / "tests" / "golden" / "sample" / "report.json")
-                                        .read_text("utf-8"))
-    text = card(CardFacts("x", "other", ["en"], report), "parquet",
-                {"corpus": 5, "queries": 2, "default": 9})
+    report = Report.model_validate_json(
+        (ROOT / "tests" / "golden" / "sample" / "report.json").read_text("utf-8")
+    )
+    text = card(
+        CardFacts("x", "other", ["en"], report),
+        "parquet",
+        {"corpus": 5, "queries": 2, "default": 9},
+    )
     assert "No human review was applied" in text and "multilinguality: monolingual" in text
     assert [size_category(n) for n in (0, 999, 1000, 250_000)] == [
-        "n<1K", "n<1K", "1K<n<10K", "100K<n<1M"
+        "n<1K",
+        "n<1K",
+        "1K<n<10K",
+        "100K<n<1M",
     ]
 
 
@@ -209,8 +289,10 @@ def test_datasets_loads_every_config_offline(
     corpus = datasets.load_dataset(str(out), "corpus", split="test")
     queries = datasets.load_dataset(str(out), "queries", split="test")
     qrels = datasets.load_dataset(str(out), "default", split="test")
-    golden = [json.loads(line) for line in (reviewed / "versions" / "v1" / "golden.jsonl")
-              .read_text("utf-8").splitlines()]
+    golden = [
+        json.loads(line)
+        for line in (reviewed / "versions" / "v1" / "golden.jsonl").read_text("utf-8").splitlines()
+    ]
     assert corpus.column_names == ["_id", "title", "text"] and len(corpus) == 95
     assert queries["_id"] == [q["qid"] for q in golden]
     trec = (reviewed / "versions" / "v1" / "qrels.trec").read_text("utf-8").split("\n")
@@ -223,8 +305,9 @@ class HashedNgramEncoder:
 
     dimensions = 512
 
-    def __init__(self, model_name: str = "qrelsmith/hashed-ngrams", revision: str | None = "1",
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, model_name: str = "qrelsmith/hashed-ngrams", revision: str | None = "1", **kwargs: Any
+    ) -> None:
         self.mteb_model_meta = None
 
     def vector(self, text: str) -> np.ndarray:
@@ -237,8 +320,16 @@ class HashedNgramEncoder:
         norm = float(np.linalg.norm(vector))
         return vector / norm if norm else vector
 
-    def encode(self, inputs: Any, *, task_metadata: Any, hf_split: str, hf_subset: str,
-               prompt_type: Any = None, **kwargs: Any) -> np.ndarray:
+    def encode(
+        self,
+        inputs: Any,
+        *,
+        task_metadata: Any,
+        hf_split: str,
+        hf_subset: str,
+        prompt_type: Any = None,
+        **kwargs: Any,
+    ) -> np.ndarray:
         texts = [text for batch in inputs for text in batch["text"]]
         return np.stack([self.vector(text) for text in texts])
 
@@ -250,7 +341,10 @@ class HashedNgramEncoder:
 
 
 def test_mteb_retrieval_agrees_with_qrelsmith_eval(
-    parquet_export: Path, reviewed: Path, hub_home: Path, tmp_path: Path,
+    parquet_export: Path,
+    reviewed: Path,
+    hub_home: Path,
+    tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     mteb = _requires("mteb")
@@ -282,16 +376,34 @@ def test_mteb_retrieval_agrees_with_qrelsmith_eval(
 
     encoder = HashedNgramEncoder()
     meta = ModelMeta(
-        loader=None, name="qrelsmith/hashed-ngrams", revision="1", release_date=None,
-        languages=None, n_parameters=0, memory_usage_mb=0, max_tokens=None,
-        embed_dim=HashedNgramEncoder.dimensions, license=None, open_weights=True,
-        public_training_code=None, public_training_data=None, framework=["NumPy"],
-        reference=None, similarity_fn_name="dot", use_instructions=False, training_datasets=None,
+        loader=None,
+        name="qrelsmith/hashed-ngrams",
+        revision="1",
+        release_date=None,
+        languages=None,
+        n_parameters=0,
+        memory_usage_mb=0,
+        max_tokens=None,
+        embed_dim=HashedNgramEncoder.dimensions,
+        license=None,
+        open_weights=True,
+        public_training_code=None,
+        public_training_data=None,
+        framework=["NumPy"],
+        reference=None,
+        similarity_fn_name="dot",
+        use_instructions=False,
+        training_datasets=None,
     )
     encoder.mteb_model_meta = meta
     predictions = tmp_path / "predictions"
-    result = mteb.evaluate(encoder, tasks=[QrelsmithSample()], cache=None,
-                           prediction_folder=predictions, show_progress_bar=False)
+    result = mteb.evaluate(
+        encoder,
+        tasks=[QrelsmithSample()],
+        cache=None,
+        prediction_folder=predictions,
+        show_progress_bar=False,
+    )
     scores = result.task_results[0].scores["test"][0]
     mteb_ndcg = scores["ndcg_at_10"]
 
@@ -305,16 +417,23 @@ def test_mteb_retrieval_agrees_with_qrelsmith_eval(
             for rank, (doc, score) in enumerate(order, 1):
                 handle.write(f"{qid} Q0 {doc} {rank} {score:.6f} hashed\n")
     capsys.readouterr()
-    assert main(["eval", str(reviewed / "versions" / "v1"), str(run), "--json",
-                 "--measures", "nDCG@10"]) == 0
+    assert (
+        main(
+            ["eval", str(reviewed / "versions" / "v1"), str(run), "--json", "--measures", "nDCG@10"]
+        )
+        == 0
+    )
     ours = json.loads(capsys.readouterr().out)["summaries"][0]["mean"]
     assert 0.3 < mteb_ndcg < 1.0
     assert abs(ours - mteb_ndcg) < 1e-3, (ours, mteb_ndcg)
 
 
-def test_a_missing_pyarrow_is_one_clear_line(reviewed: Path, tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_pyarrow_is_one_clear_line(
+    reviewed: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     import builtins
 
     real_import = builtins.__import__
@@ -325,7 +444,21 @@ def test_a_missing_pyarrow_is_one_clear_line(reviewed: Path, tmp_path: Path,
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_pyarrow)
-    assert main(["export", "hf", str(reviewed), "--out", str(tmp_path / "x"), "--license",
-                 "mit", "--language", "en"]) == 2
+    assert (
+        main(
+            [
+                "export",
+                "hf",
+                str(reviewed),
+                "--out",
+                str(tmp_path / "x"),
+                "--license",
+                "mit",
+                "--language",
+                "en",
+            ]
+        )
+        == 2
+    )
     assert "pip install 'qrelsmith[hf]'" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()  # nothing half-written

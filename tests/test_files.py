@@ -149,7 +149,9 @@ def test_leftovers_of_a_killed_build_are_cleared_and_a_lost_build_restored(tmp_p
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == [".out.lock"]
 
 
-def test_a_reviewers_verdicts_survive_any_rebuild(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_reviewers_verdicts_survive_any_rebuild(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import csv
 
     site, out, _ = two_builds(tmp_path)
@@ -170,7 +172,9 @@ def test_a_reviewers_verdicts_survive_any_rebuild(tmp_path: Path, capsys: pytest
         assert "holds verdicts" in capsys.readouterr().err
 
 
-def test_read_source_reads_a_path_a_stream_or_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_read_source_reads_a_path_a_stream_or_stdin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import io
 
     from qrelsmith.errors import UsageError
@@ -208,7 +212,10 @@ def test_jsonl_lines_and_bad_lines(tmp_path: Path) -> None:
     [
         ('{"qid": "q1", "query": "cut sho', "Unterminated string starting at column 24"),
         ('{"qid": "q1", "query": "cut sho\n', "Invalid control character at column 32"),
-        ('{"qid": "q1",, "x": 1}\n', "Expecting property name enclosed in double quotes at column 14"),
+        (
+            '{"qid": "q1",, "x": 1}\n',
+            "Expecting property name enclosed in double quotes at column 14",
+        ),
     ],
 )
 def test_a_bad_json_line_names_where_in_the_line_it_broke(
@@ -230,5 +237,8 @@ def test_a_bad_json_line_names_where_in_the_line_it_broke(
     capsys.readouterr()
     assert main(["validate", str(build)]) == 1
     captured = capsys.readouterr()
-    assert f"{build}/golden.jsonl:2: not valid JSON: Unterminated string starting at column" in captured.out
+    assert (
+        f"{build}/golden.jsonl:2: not valid JSON: Unterminated string starting at column"
+        in captured.out
+    )
     assert captured.err.startswith(f"error: 1 problem in {build}")

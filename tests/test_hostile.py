@@ -75,10 +75,24 @@ def _mutated(draw: st.DrawFn) -> bytes:
         if kind == "delete":
             del data[at : at + draw(st.integers(1, 200))]
         elif kind == "insert":
-            data[at:at] = draw(st.sampled_from(
-                [b"<", b">", b"</table>", b"<h2>", b"<td rowspan=99999>", b"\x00", b"\xff\xfe",
-                 b"<!--", b"<script>", b"&#xD800;", b"<meta charset=utf-16>", b"<svg><h2>x</svg>"]
-            ))
+            data[at:at] = draw(
+                st.sampled_from(
+                    [
+                        b"<",
+                        b">",
+                        b"</table>",
+                        b"<h2>",
+                        b"<td rowspan=99999>",
+                        b"\x00",
+                        b"\xff\xfe",
+                        b"<!--",
+                        b"<script>",
+                        b"&#xD800;",
+                        b"<meta charset=utf-16>",
+                        b"<svg><h2>x</svg>",
+                    ]
+                )
+            )
         elif kind == "flip":
             data[at] ^= draw(st.integers(1, 255)) if data else 0
         else:
@@ -136,10 +150,12 @@ def test_hostile_pages_cost_only_themselves(tmp_path: Path) -> None:
     deep = b"<html><body><h2>Deep</h2>" + b"<div>" * 10_000 + b"bottom" + b"</div>" * 10_000
     deep_table = b"<html><body><table>" + b"<tr><td><table>" * 3000 + b"x"
     big = b"<html><body><h1>Big</h1><h2>Long</h2>" + b"<p>" + b"word " * 10_000_000 + b"</p>"
-    spans = REAL.replace("rowspan=\"2\"", "rowspan=\"65534\"").replace("colspan=\"2\"", "colspan=\"1000\"")
-    script = ("<html><body><h2>Code</h2><p>Type &lt;script&gt;alert(1)&lt;/script&gt; and "
-              "x² + ∑ᵢ aᵢ = ∫₀^∞ e^{-x} dx; \x01\x02\x07\x1b[31m red \u202e\u200b</p>"
-              "<script>document.write('<h2>fake</h2>')</script></body></html>")
+    spans = REAL.replace('rowspan="2"', 'rowspan="65534"').replace('colspan="2"', 'colspan="1000"')
+    script = (
+        "<html><body><h2>Code</h2><p>Type &lt;script&gt;alert(1)&lt;/script&gt; and "
+        "x² + ∑ᵢ aᵢ = ∫₀^∞ e^{-x} dx; \x01\x02\x07\x1b[31m red \u202e\u200b</p>"
+        "<script>document.write('<h2>fake</h2>')</script></body></html>"
+    )
     pages = {
         "deep.html": deep,
         "deep_table.html": deep_table,
@@ -152,7 +168,18 @@ def test_hostile_pages_cost_only_themselves(tmp_path: Path) -> None:
     }
     root = site(tmp_path / "site", pages)
     out = tmp_path / "out"
-    code = main(["build", str(root), str(WARC / "truncated.warc.gz"), "--out", str(out), "-q", "--workers", "2"])
+    code = main(
+        [
+            "build",
+            str(root),
+            str(WARC / "truncated.warc.gz"),
+            "--out",
+            str(out),
+            "-q",
+            "--workers",
+            "2",
+        ]
+    )
     assert code == EXIT_SKIPPED
     report = json.loads((out / "report.json").read_text())
     # two inputs: the folder's page ids start with its name
@@ -173,6 +200,7 @@ def test_hostile_pages_cost_only_themselves(tmp_path: Path) -> None:
     # every page is accounted for: built (a page without H2 has no corpus line) or skipped
     counts = report["counts"]
     assert counts["articles"] + counts["skipped"] == len(pages) + 1 + 6  # good.html, the WARC
+
 
 def test_nesting_libxml2_cannot_read_whole_skips_the_page() -> None:
     # libxml2 reads 2,047 levels and silently drops everything after that: such a page must be
@@ -224,8 +252,20 @@ def test_no_regex_of_ours_is_quadratic_on_long_runs() -> None:
     import re
     import signal
 
-    names = ["text", "quickref", "sections", "decode", "parse", "matching", "patterns",
-             "ingest", "evaluate.check", "buildfolder", "audit.sheet", "audit.verdicts"]
+    names = [
+        "text",
+        "quickref",
+        "sections",
+        "decode",
+        "parse",
+        "matching",
+        "patterns",
+        "ingest",
+        "evaluate.check",
+        "buildfolder",
+        "audit.sheet",
+        "audit.verdicts",
+    ]
     patterns = [
         (f"{name}.{attr}", value)
         for name in names
@@ -266,7 +306,10 @@ def test_a_page_over_the_time_limit_is_skipped_and_the_others_built(tmp_path: Pa
     config = tmp_path / "site.toml"
     config.write_text("[build]\npage_timeout = 0.2\n")
     out = tmp_path / "out"
-    assert main(["build", str(root), "--out", str(out), "-q", "-j", "2", "-c", str(config)]) == EXIT_SKIPPED
+    assert (
+        main(["build", str(root), "--out", str(out), "-q", "-j", "2", "-c", str(config)])
+        == EXIT_SKIPPED
+    )
     report = json.loads((out / "report.json").read_text())
     assert [(s["path"], s["reason"]) for s in report["skipped"]] == [
         ("slow.html", "took longer than 0.2 s (build.page_timeout)")

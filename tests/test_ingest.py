@@ -44,8 +44,12 @@ def test_warc_yields_html_responses_with_url_and_http_charset(name: str) -> None
     pages = list(read_warc(WARC / name))
     found = [(p.article_id, p.url, p.http_charset) for p in pages]
     # the same page twice (https, then http): both read; the build keeps one
-    assert found.count(("example.com/guides/rdp", "http://example.com/guides/rdp#again", "utf-8")) == 1
-    assert {p.article_id: (p.url, p.http_charset) for p in pages if "#again" not in (p.url or "")} == PAGES
+    assert (
+        found.count(("example.com/guides/rdp", "http://example.com/guides/rdp#again", "utf-8")) == 1
+    )
+    assert {
+        p.article_id: (p.url, p.http_charset) for p in pages if "#again" not in (p.url or "")
+    } == PAGES
     assert all(p.error is None and p.path == p.article_id for p in pages)
     ssh = next(p for p in pages if p.article_id.startswith("example.com/guides/ssh"))
     assert ssh.data.startswith(b"<!doctype html>")  # chunked + gzip content-encoding undone
@@ -69,15 +73,20 @@ def test_http_charset_decodes_a_page_that_declares_none(tmp_path: Path) -> None:
 def test_truncated_warc_reports_the_cut_record_and_keeps_the_rest(name: str, reason: str) -> None:
     pages = list(read_warc(WARC / name))
     assert [p.article_id for p in pages if p.error is None] == [
-        "example.com/guides/rdp", "example.com/ja/port", "example.com/guides/ssh?lang=en",
-        "example.com/guides/rdp", "example.com/notes/resource",
+        "example.com/guides/rdp",
+        "example.com/ja/port",
+        "example.com/guides/ssh?lang=en",
+        "example.com/guides/rdp",
+        "example.com/notes/resource",
     ]
     last = pages[-1]
     assert last.article_id == "example.com/last" and last.error is not None
     assert last.error.startswith(reason)
     result = build([WARC / name])
     assert result.report.counts.articles == 4
-    assert ("example.com/last", True) in [(s.path, s.reason.startswith(reason)) for s in result.report.skipped]
+    assert ("example.com/last", True) in [
+        (s.path, s.reason.startswith(reason)) for s in result.report.skipped
+    ]
 
 
 def test_garbage_warc_is_one_error_page(tmp_path: Path) -> None:
@@ -109,13 +118,18 @@ def test_jsonl_pages_and_bad_lines(tmp_path: Path, compress: bool) -> None:
         json.dumps({"url": "https://example.com/b", "html": None}),
         json.dumps({"url": "https://example.com/c", "html": "\ud800 lone surrogate <p>x</p>"}),
     ]
-    path = write_jsonl(tmp_path / ("crawl.jsonl.gz" if compress else "crawl.jsonl"), lines, compress)
+    path = write_jsonl(
+        tmp_path / ("crawl.jsonl.gz" if compress else "crawl.jsonl"), lines, compress
+    )
     assert reader_for(path) is READERS["jsonl"]
     pages = list(read_jsonl(path))
     name = path.name
     assert [(p.article_id, p.error) for p in pages] == [
         ("example.com/a", None),
-        (f"{name}:3", "not valid JSON: JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
+        (
+            f"{name}:3",
+            "not valid JSON: JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+        ),
         (f"{name}:4", "expected a JSON object"),
         (f"{name}:5", 'no "url" string'),
         ("example.com/b", 'no "html" string'),
@@ -139,8 +153,13 @@ def test_truncated_jsonl_gz_keeps_the_lines_before_the_cut(tmp_path: Path) -> No
 
 def test_reader_for_picks_by_suffix(tmp_path: Path) -> None:
     for name, kind in [
-        ("a.warc", "warc"), ("a.WARC.GZ", "warc"), ("a.jsonl", "jsonl"),
-        ("a.jsonl.gz", "jsonl"), ("a.html", "html"), ("a.htm", "html"), ("a.txt", "html"),
+        ("a.warc", "warc"),
+        ("a.WARC.GZ", "warc"),
+        ("a.jsonl", "jsonl"),
+        ("a.jsonl.gz", "jsonl"),
+        ("a.html", "html"),
+        ("a.htm", "html"),
+        ("a.txt", "html"),
     ]:
         path = tmp_path / name
         path.write_bytes(b"")
@@ -159,8 +178,10 @@ def _record_offsets(path: Path) -> list[int]:
 def _plain_words(reason: str) -> bool:
     # no exception class, no raw bytes of the damaged data
     return (
-        "Error" not in reason and "Failed" not in reason
-        and reason.isprintable() and "\ufffd" not in reason
+        "Error" not in reason
+        and "Failed" not in reason
+        and reason.isprintable()
+        and "\ufffd" not in reason
     )
 
 
@@ -176,7 +197,9 @@ def test_a_damaged_record_costs_only_its_bytes(tmp_path: Path, name: str) -> Non
     path.write_bytes(bytes(damaged))
     pages = list(read_warc(path))
     errors = [p for p in pages if p.error]
-    assert [p.article_id for p in pages if not p.error] == [p.article_id for p in read_warc(WARC / name)]
+    assert [p.article_id for p in pages if not p.error] == [
+        p.article_id for p in read_warc(WARC / name)
+    ]
     assert len(errors) == 1
     assert errors[0].error is not None and errors[0].error.startswith(
         f"bytes {start}–{end - 1} of {name} could not be read: "
@@ -185,7 +208,9 @@ def test_a_damaged_record_costs_only_its_bytes(tmp_path: Path, name: str) -> Non
 
 
 @pytest.mark.parametrize("compress", [False, True])
-def test_a_record_without_target_uri_is_reported_in_plain_words(tmp_path: Path, compress: bool) -> None:
+def test_a_record_without_target_uri_is_reported_in_plain_words(
+    tmp_path: Path, compress: bool
+) -> None:
     import io
 
     from warcio.statusandheaders import StatusAndHeaders

@@ -19,7 +19,9 @@ from qrelsmith.models import CorpusRecord, GoldenQuery, Origin
 
 def record(section_id: str) -> CorpusRecord:
     article = section_id.split("#")[0]
-    return CorpusRecord(id=section_id, article_id=article, path=article, title="", heading="", text="")
+    return CorpusRecord(
+        id=section_id, article_id=article, path=article, title="", heading="", text=""
+    )
 
 
 def test_a_query_id_names_its_article_and_row() -> None:
@@ -41,11 +43,22 @@ def test_qrels_rows_follow_query_then_corpus_order_and_judge_only_the_article() 
     by_article = sections_by_article(corpus)
     assert by_article == {"a": ["a#0", "a#1"], "b": ["b#0", "b#2"]}
     queries = [
-        GoldenQuery(qid=query_id(article, 0), query="q", answer="", relevant=named([target]),
-                    same_article=1, source="t:r", match="exact", confidence=0.99,
-                    origin=Origin(path=article, row=0))
+        GoldenQuery(
+            qid=query_id(article, 0),
+            query="q",
+            answer="",
+            relevant=named([target]),
+            same_article=1,
+            source="t:r",
+            match="exact",
+            confidence=0.99,
+            origin=Origin(path=article, row=0),
+        )
         for article, target in (("b", "b#2"), ("a", "a#0"))
     ]
     assert list(qrels_rows(queries, by_article)) == [
-        ("b#q0", "b#0", 1), ("b#q0", "b#2", 2), ("a#q0", "a#0", 2), ("a#q0", "a#1", 1),
+        ("b#q0", "b#0", 1),
+        ("b#q0", "b#2", 2),
+        ("a#q0", "a#0", 2),
+        ("a#q0", "a#1", 1),
     ]

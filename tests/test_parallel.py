@@ -28,7 +28,10 @@ PAGE = """<html><head><meta charset="utf-8"><title>{n}</title></head><body><arti
 def crawl_lines(count: int, seed: int | None = None) -> list[str]:
     """``count`` pages, a duplicate URL and an empty page (shuffled by ``seed``), then a broken
     line: it is named by its line number, so it stays last."""
-    lines = [json.dumps({"url": f"https://example.com/p/{n}", "html": PAGE.format(n=n)}) for n in range(count)]
+    lines = [
+        json.dumps({"url": f"https://example.com/p/{n}", "html": PAGE.format(n=n)})
+        for n in range(count)
+    ]
     lines.append(json.dumps({"url": "https://example.com/p/3#dup", "html": PAGE.format(n="other")}))
     lines.append(json.dumps({"url": "https://example.com/empty", "html": ""}))
     if seed is not None:
@@ -43,24 +46,47 @@ def write_crawl(path: Path, lines: list[str]) -> Path:
 
 
 def tree(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
-def test_workers_order_and_spills_give_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_workers_order_and_spills_give_the_same_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     write_crawl(tmp_path / "a" / "crawl.jsonl", crawl_lines(60))
     write_crawl(tmp_path / "b" / "crawl.jsonl", crawl_lines(60, seed=7))
     outputs = {}
-    for label, source, workers in [("w1", "a", 1), ("w2", "a", 2), ("w2-shuffled", "b", 2), ("w3-shuffled", "b", 3)]:
+    for label, source, workers in [
+        ("w1", "a", 1),
+        ("w2", "a", 2),
+        ("w2-shuffled", "b", 2),
+        ("w3-shuffled", "b", 3),
+    ]:
         build_to(tmp_path / label, [tmp_path / source / "crawl.jsonl"], workers=workers)
         outputs[label] = tree(tmp_path / label)
     spilled = []
     monkeypatch.setattr(parallel, "RUN_BYTES", 2000)  # many run files, merged back
-    monkeypatch.setattr(parallel, "_read_run", lambda path, read=parallel._read_run: spilled.append(path) or read(path))
+    monkeypatch.setattr(
+        parallel,
+        "_read_run",
+        lambda path, read=parallel._read_run: spilled.append(path) or read(path),
+    )
     build_to(tmp_path / "spilled", [tmp_path / "b" / "crawl.jsonl"], workers=2)
     outputs["spilled"] = tree(tmp_path / "spilled")
     first = outputs["w1"]
-    assert set(first) == {"corpus.jsonl", "golden.jsonl", "qrels.trec", "queries.tsv", "report.json",
-                          "beir/corpus.jsonl", "beir/queries.jsonl", "beir/qrels/test.tsv"}
+    assert set(first) == {
+        "corpus.jsonl",
+        "golden.jsonl",
+        "qrels.trec",
+        "queries.tsv",
+        "report.json",
+        "beir/corpus.jsonl",
+        "beir/queries.jsonl",
+        "beir/qrels/test.tsv",
+    }
     for label, files in outputs.items():
         assert files == first, label
     assert len(spilled) > 10
@@ -104,7 +130,11 @@ def test_a_folder_streams_in_order_and_writes_what_the_sorted_path_writes(
     assert module.in_id_order([site])
     spilled: list[str] = []
     monkeypatch.setattr(parallel, "RUN_BYTES", 2000)
-    monkeypatch.setattr(parallel, "_read_run", lambda path, read=parallel._read_run: spilled.append(path) or read(path))
+    monkeypatch.setattr(
+        parallel,
+        "_read_run",
+        lambda path, read=parallel._read_run: spilled.append(path) or read(path),
+    )
     for workers in (1, 2):
         build_to(tmp_path / f"ordered{workers}", [site], workers=workers)
     assert spilled == []
@@ -145,7 +175,9 @@ def test_one_worker_starts_no_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 @pytest.mark.parametrize("value", ["0", "-2", "many"])
-def test_bad_worker_counts_are_usage_errors(tmp_path: Path, value: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_worker_counts_are_usage_errors(
+    tmp_path: Path, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["build", str(tmp_path), "--out", str(tmp_path / "out"), "--workers", value])
     assert exit_info.value.code == 2
@@ -207,7 +239,9 @@ def test_progress_of_a_crawl_file_goes_by_the_bytes_read(
     # A WARC's page count is unknown until it is read: the share of its bytes read gives the ETA.
     lines = Progress(total=None, stream=FakeTerminal())
     lines.total_bytes, lines.bytes_done, lines.done = 2_000_000, 500_000, 40
-    assert lines.line(now=lines.started + 10).startswith("40 pages (25% of 2.0 MB read), 4/s, ETA 0:30")
+    assert lines.line(now=lines.started + 10).startswith(
+        "40 pages (25% of 2.0 MB read), 4/s, ETA 0:30"
+    )
     seen: list[int] = []
     warc = Path(__file__).parent / "fixtures" / "warc" / "crawl.warc.gz"
     terminal = FakeTerminal()
@@ -219,7 +253,9 @@ def test_progress_of_a_crawl_file_goes_by_the_bytes_read(
     assert seen == sorted(seen) and 0 < seen[0] < size and seen[-1] == size
 
 
-def test_cli_shows_progress_on_a_terminal_unless_quiet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_shows_progress_on_a_terminal_unless_quiet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import sys
 
     site = tmp_path / "site"

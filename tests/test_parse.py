@@ -38,15 +38,17 @@ def test_a_declared_encoding_is_read() -> None:
 
 
 def test_find_root_takes_the_first_selector_that_matches() -> None:
-    document = etree.fromstring("<html><body><div class='post'>x</div><main>y</main></body></html>",
-                                etree.HTMLParser())
+    document = etree.fromstring(
+        "<html><body><div class='post'>x</div><main>y</main></body></html>", etree.HTMLParser()
+    )
     assert find_root(document, ["article", "main", "body"]).tag == "main"
     assert find_root(document, ["div.post", "main"]).get("class") == "post"
     assert find_root(document, ["article"]) is document
 
 
 def test_remove_element_keeps_the_text_after_it() -> None:
-    root = etree.fromstring("<div><p>a</p><table><tr><td>t</td></tr></table>tail</div>",
-                            etree.HTMLParser()).find(".//div")
+    root = etree.fromstring(
+        "<div><p>a</p><table><tr><td>t</td></tr></table>tail</div>", etree.HTMLParser()
+    ).find(".//div")
     remove_element(root.find("table"))
     assert etree.tostring(root, encoding=str) == "<div><p>a</p>tail</div>"

@@ -114,7 +114,10 @@ def test_fuzzy_threshold_separates(out: Path) -> None:
         reference = query["source"].split(":", 1)[1]
         for part in split_reference(reference, options.reference_separators):
             scores = [
-                (index.similarity(index.form(part), position)[0], target.target_id in query["relevant"])
+                (
+                    index.similarity(index.form(part), position)[0],
+                    target.target_id in query["relevant"],
+                )
                 for position, target in enumerate(index.targets)
             ]
             right.append(max(s for s, ok in scores if ok))

@@ -70,9 +70,7 @@ def _validator(schema: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads((ROOT / "schemas" / schema).read_text()))
 
 
-def test_eval_and_check_json_validate(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_eval_and_check_json_validate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run = tmp_path / "bm25.trec"
     config = tmp_path / "fast.toml"
     config.write_text("[eval]\nbootstrap_samples = 100\npermutation_rounds = 100\n")
@@ -80,8 +78,21 @@ def test_eval_and_check_json_validate(
     capsys.readouterr()
     other = tmp_path / "same.trec"
     shutil.copyfile(run, other)
-    assert main(["eval", str(EVAL_BUILD), str(run), str(other), "--json", "--per-query",
-                 "--config", str(config)]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                str(EVAL_BUILD),
+                str(run),
+                str(other),
+                "--json",
+                "--per-query",
+                "--config",
+                str(config),
+            ]
+        )
+        == 0
+    )
     report = json.loads(capsys.readouterr().out)
     assert report["comparisons"] and report["per_query"]
     _validator("eval.schema.json").validate(report)

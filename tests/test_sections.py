@@ -158,7 +158,10 @@ def test_link_dense_section_is_excluded_by_density_and_says_so() -> None:
 
 def test_a_section_with_a_few_links_keeps_them_as_text() -> None:
     providers = parse_article(LINKS_EN, "en/logging.html").sections[0]
-    assert "The ILogger interface is the entry point; see Serilog for a third-party one" in providers.text
+    assert (
+        "The ILogger interface is the entry point; see Serilog for a third-party one"
+        in providers.text
+    )
     assert "\ue001" not in providers.text and "\ue002" not in providers.text
 
 
@@ -168,7 +171,10 @@ def test_japanese_link_list_by_density_and_kanren_koumoku_by_name() -> None:
     assert "コード メトリクスの計算 を選ぶと" in article.sections[0].text
     found = [(e.heading, e.why, e.pattern, e.link_density) for e in article.excluded]
     # the subheadings ブログ / フォーラム are the only characters outside links
-    assert found == [("情報の入手方法", "links", None, 0.93), ("関連項目", "heading", "関連項目", None)]
+    assert found == [
+        ("情報の入手方法", "links", None, 0.93),
+        ("関連項目", "heading", "関連項目", None),
+    ]
 
 
 def test_in_page_links_do_not_count_so_unwrapping_them_changes_nothing() -> None:

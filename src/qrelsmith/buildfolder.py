@@ -216,4 +216,3 @@ def _topic_lines(path: str | Path) -> Iterator[tuple[str, str]]:
         if not tab:
             raise DataError(f"{path}:{number}: expected 'qid<TAB>query'")
         yield qid, text
-

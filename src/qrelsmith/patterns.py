@@ -82,10 +82,34 @@ WESTERN_DEFAULT = "cp1252"
 #: Arabic, Thai and the CJK encodings are detected by their script and kept.
 LATIN_GUESSES = frozenset(
     [
-        "cp1250", "cp1252", "cp1254", "cp1257", "cp1258", "cp437", "cp775", "cp850", "cp852",
-        "cp858", "cp860", "cp861", "cp863", "cp865", "iso8859_2", "iso8859_3", "iso8859_4",
-        "iso8859_9", "iso8859_10", "iso8859_13", "iso8859_14", "iso8859_15", "iso8859_16",
-        "latin_1", "mac_latin2", "mac_roman", "mac_iceland", "mac_turkish",
+        "cp1250",
+        "cp1252",
+        "cp1254",
+        "cp1257",
+        "cp1258",
+        "cp437",
+        "cp775",
+        "cp850",
+        "cp852",
+        "cp858",
+        "cp860",
+        "cp861",
+        "cp863",
+        "cp865",
+        "iso8859_2",
+        "iso8859_3",
+        "iso8859_4",
+        "iso8859_9",
+        "iso8859_10",
+        "iso8859_13",
+        "iso8859_14",
+        "iso8859_15",
+        "iso8859_16",
+        "latin_1",
+        "mac_latin2",
+        "mac_roman",
+        "mac_iceland",
+        "mac_turkish",
     ]
 )
 

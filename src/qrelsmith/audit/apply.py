@@ -121,9 +121,7 @@ def consensus(reviews: Sequence[Review]) -> dict[str, Verdict]:
         ):
             merged[qid] = Verdict(first.where, qid, first.verdict, first.sections, notes)
         else:
-            said = "; ".join(
-                f"{who}: {' | '.join(v.sections or ()) or 'none'}" for who, v in given
-            )
+            said = "; ".join(f"{who}: {' | '.join(v.sections or ()) or 'none'}" for who, v in given)
             merged[qid] = Verdict(
                 first.where,
                 qid,
@@ -209,8 +207,13 @@ def _change(
     qid: str, action: ChangeAction, verdict: Verdict, before: list[str], after: list[str]
 ) -> ChangelogEntry:
     return ChangelogEntry(
-        qid=qid, action=action, verdict=verdict.verdict, before=before, after=after,
-        note=verdict.note, where=verdict.where,
+        qid=qid,
+        action=action,
+        verdict=verdict.verdict,
+        before=before,
+        after=after,
+        note=verdict.note,
+        where=verdict.where,
     )
 
 

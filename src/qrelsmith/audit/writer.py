@@ -68,8 +68,10 @@ def _carried(build_dir: Path) -> dict[str, tuple[str, str, str]]:
         report = read_document(path, DiffReport, "a diff report")
     except (DataError, OSError):
         return {}
-    rows = prefill([{"qid": c.qid, "correct_sections": ""} for c in report.carried],
-                   {c.qid: c for c in report.carried})
+    rows = prefill(
+        [{"qid": c.qid, "correct_sections": ""} for c in report.carried],
+        {c.qid: c for c in report.carried},
+    )
     return {
         row["qid"]: (row["verdict"], row["correct_sections"].strip(), row["note"].strip())
         for row in rows

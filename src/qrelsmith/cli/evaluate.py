@@ -112,7 +112,11 @@ def handle_eval(args: argparse.Namespace) -> int:
         runs[name] = read_run(path)
         _shares_ids(path if path != "-" else "stdin", runs[name], build, args.dir)
     report = evaluate_runs(
-        build.qrels, runs, specs, build.article_ids(), options,
+        build.qrels,
+        runs,
+        specs,
+        build.article_ids(),
+        options,
         doc_ids=build.doc_ids if build.corpus else None,
         keep_per_query=args.per_query,
         settings={"rel": options.rel, "gains": options.gains},
@@ -120,8 +124,9 @@ def handle_eval(args: argparse.Namespace) -> int:
     for warning in report.warnings:
         warn(warning)
     if args.json:
-        sys.stdout.write(json.dumps(report.model_dump(mode="json"), ensure_ascii=False,
-                                    indent=2) + "\n")
+        sys.stdout.write(
+            json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+        )
     else:
         sys.stdout.write(format_table(report))
         if args.per_query:
@@ -155,8 +160,9 @@ def handle_check(args: argparse.Namespace) -> int:
     else:
         for suspect in suspects:
             reasons = "; ".join(f"{s.kind}: {s.detail}" for s in suspect.signals)
-            sys.stdout.write(f"{suspect.suspicion:4.1f}  {suspect.qid}  {suspect.query}  "
-                             f"[{reasons}]\n")
+            sys.stdout.write(
+                f"{suspect.suspicion:4.1f}  {suspect.qid}  {suspect.query}  [{reasons}]\n"
+            )
     shown = f" ({len(suspects)} shown)" if len(suspects) < found else ""
     verb = "looks" if found == 1 else "look"
     say(f"{found} of {len(build.topics)} queries {verb} suspicious{shown}")
@@ -202,8 +208,10 @@ def handle_align(args: argparse.Namespace) -> int:
     result = align(build, chunks)
     report = write_aligned(args.out, build, chunks, result)
     counts = report.counts
-    say(f"{counts.mapped} of {counts.chunks} chunks mapped; {counts.queries} queries kept, "
-        f"{counts.dropped_queries} dropped (no chunk takes their target) -> {args.out}")
+    say(
+        f"{counts.mapped} of {counts.chunks} chunks mapped; {counts.queries} queries kept, "
+        f"{counts.dropped_queries} dropped (no chunk takes their target) -> {args.out}"
+    )
     for item in report.unmapped:
         warn(f"chunk {item.id or '(no id)'} maps to nothing: {item.reason}")
     return 0
@@ -215,69 +223,97 @@ def handle_align(args: argparse.Namespace) -> int:
 def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     """Add baseline, eval, check, validate and align."""
     p = subparsers.add_parser(
-        "baseline", formatter_class=FORMATTER,
+        "baseline",
+        formatter_class=FORMATTER,
         help="character n-gram BM25/TF-IDF run over corpus.jsonl",
         description="Retrieve sections for every query of DIR with a character n-gram "
-                    "retriever (NFKC, lower case; no tokenizer needed) and write a TREC run.",
+        "retriever (NFKC, lower case; no tokenizer needed) and write a TREC run.",
         epilog="example:\n  qrelsmith baseline out/ --out runs/bm25.trec --k 100\n"
-               "  qrelsmith baseline out/ --out - --method tfidf --ngrams 2-3 | head",
+        "  qrelsmith baseline out/ --out - --method tfidf --ngrams 2-3 | head",
     )
     p.add_argument("dir", metavar="DIR", help="build folder (corpus.jsonl, queries.tsv)")
     p.add_argument("--out", required=True, metavar="RUN.trec", help="run file, '-' for stdout")
-    p.add_argument("--k", type=positive, default=None,
-                   help=f"results per query (default: config, {BASELINE.k})")
-    p.add_argument("--method", choices=choices(BaselineOptions, "method"), default=None,
-                   help=f"bm25 or tfidf (sublinear tf, cosine) (default: config, "
-                        f"{BASELINE.method})")
-    p.add_argument("--ngrams", type=_ngrams, default=None, metavar="N-M",
-                   help="character n-gram sizes (default: config, "
-                        f"{BASELINE.ngrams[0]}-{BASELINE.ngrams[1]})")
-    p.add_argument("--k1", type=float, default=None,
-                   help=f"BM25 k1 (default: config, {BASELINE.k1})")
+    p.add_argument(
+        "--k",
+        type=positive,
+        default=None,
+        help=f"results per query (default: config, {BASELINE.k})",
+    )
+    p.add_argument(
+        "--method",
+        choices=choices(BaselineOptions, "method"),
+        default=None,
+        help=f"bm25 or tfidf (sublinear tf, cosine) (default: config, {BASELINE.method})",
+    )
+    p.add_argument(
+        "--ngrams",
+        type=_ngrams,
+        default=None,
+        metavar="N-M",
+        help=f"character n-gram sizes (default: config, {BASELINE.ngrams[0]}-{BASELINE.ngrams[1]})",
+    )
+    p.add_argument(
+        "--k1", type=float, default=None, help=f"BM25 k1 (default: config, {BASELINE.k1})"
+    )
     p.add_argument("--b", type=float, default=None, help=f"BM25 b (default: config, {BASELINE.b})")
     add_config(p)
     p.set_defaults(func=handle_baseline)
 
     p = subparsers.add_parser(
-        "eval", formatter_class=FORMATTER,
+        "eval",
+        formatter_class=FORMATTER,
         help="score runs with bootstrap intervals and paired tests",
         description="Score TREC runs against DIR/qrels.trec with ir_measures (and Ragas' "
-                    "context precision CP@k). Queries of the qrels missing from a run count "
-                    "as 0 (trec_eval -c). Intervals: 95% bootstrap over queries and over "
-                    "articles. With two or more runs, each is compared with the first: mean "
-                    "difference, its interval, a sign-flip permutation p-value, win/tie/loss.",
+        "context precision CP@k). Queries of the qrels missing from a run count "
+        "as 0 (trec_eval -c). Intervals: 95% bootstrap over queries and over "
+        "articles. With two or more runs, each is compared with the first: mean "
+        "difference, its interval, a sign-flip permutation p-value, win/tie/loss.",
         epilog="example:\n  qrelsmith eval out/ runs/bm25.trec runs/tfidf.trec "
-               "--measures nDCG@10 RR@10 R@100 CP@5 --gains exp\n"
-               "  qrelsmith eval out/ runs/bm25.trec --rel 1 --per-query --json > scores.json",
+        "--measures nDCG@10 RR@10 R@100 CP@5 --gains exp\n"
+        "  qrelsmith eval out/ runs/bm25.trec --rel 1 --per-query --json > scores.json",
     )
-    p.add_argument("dir", metavar="DIR",
-                   help="build folder (qrels.trec; corpus.jsonl to check ids)")
+    p.add_argument(
+        "dir", metavar="DIR", help="build folder (qrels.trec; corpus.jsonl to check ids)"
+    )
     p.add_argument("runs", nargs="+", metavar="RUN.trec", help="TREC runs; '-' for stdin")
-    p.add_argument("--measures", nargs="+", default=None, metavar="M",
-                   help="ir_measures names or CP@k (default: config, "
-                        f"{' '.join(EVAL.measures)})")
-    p.add_argument("--rel", type=int, default=None,
-                   help="lowest relevant grade for R, P, RR, AP, Success, CP "
-                        f"(default: config, {EVAL.rel})")
-    p.add_argument("--gains", choices=choices(EvalOptions, "gains"), default=None,
-                   help="nDCG gain of grade g: g (linear, trec_eval) or 2^g-1 (exp) "
-                        f"(default: config, {EVAL.gains})")
+    p.add_argument(
+        "--measures",
+        nargs="+",
+        default=None,
+        metavar="M",
+        help=f"ir_measures names or CP@k (default: config, {' '.join(EVAL.measures)})",
+    )
+    p.add_argument(
+        "--rel",
+        type=int,
+        default=None,
+        help=f"lowest relevant grade for R, P, RR, AP, Success, CP (default: config, {EVAL.rel})",
+    )
+    p.add_argument(
+        "--gains",
+        choices=choices(EvalOptions, "gains"),
+        default=None,
+        help="nDCG gain of grade g: g (linear, trec_eval) or 2^g-1 (exp) "
+        f"(default: config, {EVAL.gains})",
+    )
     p.add_argument("--per-query", action="store_true", help="also print per-query values")
     p.add_argument("--json", action="store_true", help="one JSON document for scripts")
-    p.add_argument("--seed", type=int, default=None,
-                   help=f"resampling seed (default: config, {EVAL.seed})")
+    p.add_argument(
+        "--seed", type=int, default=None, help=f"resampling seed (default: config, {EVAL.seed})"
+    )
     add_config(p)
     p.set_defaults(func=handle_eval)
 
     p = subparsers.add_parser(
-        "check", formatter_class=FORMATTER,
+        "check",
+        formatter_class=FORMATTER,
         help="list queries likely mislabelled or unanswerable",
         description="Rank the queries of DIR by suspicion: the top hit is in another article, "
-                    "no content word out of context, a near-duplicate in another article, a "
-                    "label of low confidence or a near-tie of headings. Without --run the BM25 "
-                    "baseline is used.",
+        "no content word out of context, a near-duplicate in another article, a "
+        "label of low confidence or a near-tie of headings. Without --run the BM25 "
+        "baseline is used.",
         epilog="example:\n  qrelsmith check out/ --limit 40\n"
-               "  qrelsmith check out/ --run runs/bm25.trec --json > suspects.jsonl",
+        "  qrelsmith check out/ --run runs/bm25.trec --json > suspects.jsonl",
     )
     p.add_argument("dir", metavar="DIR", help="build folder")
     p.add_argument("--run", metavar="RUN.trec", help="a run whose top hits to use ('-' stdin)")
@@ -287,11 +323,12 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     p.set_defaults(func=handle_check)
 
     p = subparsers.add_parser(
-        "validate", formatter_class=FORMATTER,
+        "validate",
+        formatter_class=FORMATTER,
         help="check a build folder before trusting it",
         description="Check that every qrels id exists in the corpus and the queries, no id has "
-                    "whitespace, grades are integers, every query has a grade-2 target, and "
-                    "the BEIR and TREC files agree. Exit 1 listing the problems.",
+        "whitespace, grades are integers, every query has a grade-2 target, and "
+        "the BEIR and TREC files agree. Exit 1 listing the problems.",
         epilog="example:\n  qrelsmith validate out/ && echo ok",
     )
     p.add_argument("dir", metavar="DIR", help="build folder")
@@ -299,16 +336,17 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     p.set_defaults(func=handle_validate)
 
     p = subparsers.add_parser(
-        "align", formatter_class=FORMATTER,
+        "align",
+        formatter_class=FORMATTER,
         help="carry the qrels over to your own chunks",
-        description="Map chunks ({\"id\", \"text\", \"url\" or \"path\"}, as exported from "
-                    "LangChain or LlamaIndex) to the sections of their article by character "
-                    "overlap and write qrels over chunk ids. A chunk takes the highest grade "
-                    "of the sections that make up >= 50% of it or that it covers >= 50% of, "
-                    "else 1; chunks with < 50% of their text in their article map to nothing "
-                    "and are reported (see align_report.json).",
+        description='Map chunks ({"id", "text", "url" or "path"}, as exported from '
+        "LangChain or LlamaIndex) to the sections of their article by character "
+        "overlap and write qrels over chunk ids. A chunk takes the highest grade "
+        "of the sections that make up >= 50% of it or that it covers >= 50% of, "
+        "else 1; chunks with < 50% of their text in their article map to nothing "
+        "and are reported (see align_report.json).",
         epilog="example:\n  qrelsmith align out/ --chunks my_chunks.jsonl --out out-chunks/\n"
-               "  qrelsmith eval out-chunks/ my_retriever.trec",
+        "  qrelsmith eval out-chunks/ my_retriever.trec",
     )
     p.add_argument("dir", metavar="DIR", help="build folder")
     p.add_argument("--chunks", required=True, metavar="CHUNKS.jsonl", help="'-' for stdin")

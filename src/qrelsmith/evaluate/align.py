@@ -102,9 +102,11 @@ def map_chunk(
     width = min(SHINGLE, len(chunk))
     for section_id, section_text in sections:
         target = squashed(section_text)
-        grams = _shingles(target) if width == SHINGLE else {
-            target[i : i + width] for i in range(max(len(target) - width + 1, 0))
-        }
+        grams = (
+            _shingles(target)
+            if width == SHINGLE
+            else {target[i : i + width] for i in range(max(len(target) - width + 1, 0))}
+        )
         found = bytearray(len(chunk))
         for start in range(len(chunk) - width + 1):
             if chunk[start : start + width] in grams:
@@ -119,12 +121,16 @@ def map_chunk(
     in_article = sum(found_any) / len(chunk)
     if in_article < MIN_ARTICLE_SHARE:
         return ChunkMapping(
-            id=chunk_id, article_id=article, share=share, cover=cover,
+            id=chunk_id,
+            article_id=article,
+            share=share,
+            cover=cover,
             reason=f"only {in_article:.0%} of its text is in {article}",
         )
     main = max(share, key=lambda s: (share[s], s))
-    return ChunkMapping(id=chunk_id, article_id=article, main_section=main, share=share,
-                        cover=cover)
+    return ChunkMapping(
+        id=chunk_id, article_id=article, main_section=main, share=share, cover=cover
+    )
 
 
 def chunk_grade(mapping: ChunkMapping, section_grades: dict[str, int]) -> int:
@@ -231,20 +237,32 @@ def write_aligned(
         query = build.by_qid.get(qid)
         if query is not None:
             relevant = named_in({chunk_id: graded[chunk_id] for chunk_id in ranked})
-            queries.append(query.model_copy(update={
-                "relevant": named(relevant),
-                "same_article": sum(1 for g in graded.values() if g == SAME_ARTICLE),
-            }))
+            queries.append(
+                query.model_copy(
+                    update={
+                        "relevant": named(relevant),
+                        "same_article": sum(1 for g in graded.values() if g == SAME_ARTICLE),
+                    }
+                )
+            )
     write_regraded(folder, corpus, queries, rows)
     unmapped = [m for m in result.mappings if m.reason is not None]
     report = AlignReport(
         rule="grade = highest grade of the sections with share >= MAJORITY_SHARE or "
-             "cover >= COVER_SHARE, else 1; unmapped below MIN_ARTICLE_SHARE",
-        thresholds=AlignThresholds(shingle=SHINGLE, min_article_share=MIN_ARTICLE_SHARE,
-                                   majority_share=MAJORITY_SHARE, cover_share=COVER_SHARE),
-        counts=AlignCounts(chunks=len(result.mappings),
-                           mapped=len(result.mappings) - len(unmapped), unmapped=len(unmapped),
-                           queries=len(result.qrels), dropped_queries=len(result.dropped_queries)),
+        "cover >= COVER_SHARE, else 1; unmapped below MIN_ARTICLE_SHARE",
+        thresholds=AlignThresholds(
+            shingle=SHINGLE,
+            min_article_share=MIN_ARTICLE_SHARE,
+            majority_share=MAJORITY_SHARE,
+            cover_share=COVER_SHARE,
+        ),
+        counts=AlignCounts(
+            chunks=len(result.mappings),
+            mapped=len(result.mappings) - len(unmapped),
+            unmapped=len(unmapped),
+            queries=len(result.qrels),
+            dropped_queries=len(result.dropped_queries),
+        ),
         unmapped=[UnmappedChunk(id=m.id, reason=m.reason or "") for m in unmapped],
         dropped_queries=result.dropped_queries,
         chunks=[m for m in result.mappings if m.reason is None],

@@ -52,7 +52,9 @@ class CharNgramIndex:
         self._score: Callable[[list[str]], sparse.csr_matrix]
         if options.method == "bm25":
             self._vectorizer: CountVectorizer | TfidfVectorizer = CountVectorizer(
-                analyzer="char", ngram_range=options.ngrams, preprocessor=fold_case,
+                analyzer="char",
+                ngram_range=options.ngrams,
+                preprocessor=fold_case,
                 dtype=np.float64,
             )
             counts = sparse.csr_matrix(self._vectorizer.fit_transform(texts), dtype=np.float64)
@@ -61,7 +63,9 @@ class CharNgramIndex:
         elif options.method == "tfidf":
             # sublinear tf and cosine (the rows are L2-normalised): the seed's tfidf_23
             self._vectorizer = TfidfVectorizer(
-                analyzer="char", ngram_range=options.ngrams, preprocessor=fold_case,
+                analyzer="char",
+                ngram_range=options.ngrams,
+                preprocessor=fold_case,
                 sublinear_tf=True,
             )
             self._doc_matrix = sparse.csr_matrix(self._vectorizer.fit_transform(texts)).T.tocsr()

@@ -78,9 +78,7 @@ def duplicate_pairs(queries: dict[str, str]) -> list[tuple[str, str, float]]:
     qids = list(queries)
     if len(qids) < 2:
         return []
-    vectorizer = TfidfVectorizer(
-        analyzer="char", ngram_range=DUPLICATE_NGRAMS, preprocessor=_bare
-    )
+    vectorizer = TfidfVectorizer(analyzer="char", ngram_range=DUPLICATE_NGRAMS, preprocessor=_bare)
     try:
         matrix = sparse.csr_matrix(vectorizer.fit_transform([queries[q] for q in qids]))
     except ValueError:  # every query shorter than two characters
@@ -91,7 +89,6 @@ def duplicate_pairs(queries: dict[str, str]) -> list[tuple[str, str, float]]:
         if value >= DUPLICATE_COSINE - 1e-9 and article_of(qids[i]) != article_of(qids[j]):
             pairs.append((qids[i], qids[j], float(min(value, 1.0))))
     return pairs
-
 
 
 def heading_index(sections: Sequence[tuple[str, str]]) -> HeadingIndex:
@@ -112,9 +109,7 @@ def section_similarities(reference: str, index: HeadingIndex) -> list[float]:
     return sorted(best.values(), reverse=True)
 
 
-def check_build(
-    build: Build, run: Run, *, low_confidence: float = LOW_CONFIDENCE
-) -> list[Suspect]:
+def check_build(build: Build, run: Run, *, low_confidence: float = LOW_CONFIDENCE) -> list[Suspect]:
     """Suspect queries of ``build``, most suspicious first (ties by qid)."""
     doc_article = {r.id: r.article_id or article_of(r.id) for r in build.corpus}
     sections: dict[str, list[tuple[str, str]]] = {}
@@ -134,14 +129,17 @@ def check_build(
             if top_article != own:
                 signals[qid].append(Signal(kind="other-article", detail=f"top hit {top}"))
         if has_no_content(topics[qid]):
-            signals[qid].append(Signal(kind="no-content",
-                                       detail="no content word out of context"))
+            signals[qid].append(Signal(kind="no-content", detail="no content word out of context"))
         query = build.by_qid.get(qid)
         if query is None:
             continue
         if query.confidence < low_confidence:
-            signals[qid].append(Signal(kind="low-confidence",
-                                       detail=f"confidence {query.confidence:.2f} ({query.match})"))
+            signals[qid].append(
+                Signal(
+                    kind="low-confidence",
+                    detail=f"confidence {query.confidence:.2f} ({query.match})",
+                )
+            )
         if query.match in GUESSED_RULES:
             article = articles.get(qid, "")
             if article not in indexes:
@@ -149,19 +147,26 @@ def check_build(
             reference = query.source.partition(":")[2]
             ranked = section_similarities(reference, indexes[article])
             if len(ranked) >= 2 and ranked[0] - ranked[1] < NEAR_TIE_MARGIN:
-                signals[qid].append(Signal(
-                    kind="near-tie",
-                    detail=f"best headings {ranked[0]:.2f} and {ranked[1]:.2f}",
-                ))
+                signals[qid].append(
+                    Signal(
+                        kind="near-tie",
+                        detail=f"best headings {ranked[0]:.2f} and {ranked[1]:.2f}",
+                    )
+                )
 
     for first, second, cosine in duplicate_pairs(topics):
         signals[first].append(Signal(kind="duplicate", detail=f"{second} ({cosine:.2f})"))
         signals[second].append(Signal(kind="duplicate", detail=f"{first} ({cosine:.2f})"))
 
     suspects = [
-        Suspect(qid=qid, query=topics[qid], signals=found,
-                suspicion=round(float(np.sum([CHECK_WEIGHTS[s.kind] for s in found])), 3))
-        for qid, found in signals.items() if found
+        Suspect(
+            qid=qid,
+            query=topics[qid],
+            signals=found,
+            suspicion=round(float(np.sum([CHECK_WEIGHTS[s.kind] for s in found])), 3),
+        )
+        for qid, found in signals.items()
+        if found
     ]
     suspects.sort(key=lambda s: (-s.suspicion, s.qid))
     return suspects

@@ -29,8 +29,9 @@ def _matrix(
     by_measure: dict[str, dict[str, float]], specs: Sequence[MeasureSpec], qids: list[str]
 ) -> np.ndarray:
     """queries x measures, in qrels order."""
-    return np.array([[by_measure[spec.name][qid] for spec in specs] for qid in qids],
-                    dtype=np.float64).reshape(len(qids), len(specs))
+    return np.array(
+        [[by_measure[spec.name][qid] for spec in specs] for qid in qids], dtype=np.float64
+    ).reshape(len(qids), len(specs))
 
 
 def run_warnings(name: str, qrels: Qrels, run: Run, doc_ids: set[str] | None) -> list[str]:
@@ -49,8 +50,10 @@ def run_warnings(name: str, qrels: Qrels, run: Run, doc_ids: set[str] | None) ->
         if unknown:
             examples = ", ".join(unknown[:WARN_EXAMPLES])
             more = ", ..." if len(unknown) > WARN_EXAMPLES else ""
-            warnings.append(f"{name}: {len(unknown)} retrieved documents are not in the "
-                            f"corpus ({examples}{more})")
+            warnings.append(
+                f"{name}: {len(unknown)} retrieved documents are not in the "
+                f"corpus ({examples}{more})"
+            )
     return warnings
 
 
@@ -80,26 +83,43 @@ def evaluate_runs(
             matrix, clusters, options.bootstrap_samples, options.seed
         )
         for spec, p, c in zip(specs, plain, cluster, strict=True):
-            summaries.append(MeasureSummary(
-                run=name, measure=spec.name, queries=len(qids), mean=p.mean, low=p.low,
-                high=p.high, cluster_low=c.low, cluster_high=c.high,
-            ))
+            summaries.append(
+                MeasureSummary(
+                    run=name,
+                    measure=spec.name,
+                    queries=len(qids),
+                    mean=p.mean,
+                    low=p.low,
+                    high=p.high,
+                    cluster_low=c.low,
+                    cluster_high=c.high,
+                )
+            )
     comparisons: list[PairedComparison] = []
     names = list(runs)
     for other in names[1:]:
         comparisons += paired_comparisons(
-            [spec.name for spec in specs], names[0], other,
-            _matrix(values[names[0]], specs, qids), _matrix(values[other], specs, qids),
-            samples=options.bootstrap_samples, rounds=options.permutation_rounds,
-            seed=options.seed, clusters=clusters,
+            [spec.name for spec in specs],
+            names[0],
+            other,
+            _matrix(values[names[0]], specs, qids),
+            _matrix(values[other], specs, qids),
+            samples=options.bootstrap_samples,
+            rounds=options.permutation_rounds,
+            seed=options.seed,
+            clusters=clusters,
         )
     return EvalReport(
         runs=names,
         measures=[spec.name for spec in specs],
         queries=len(qids),
         articles=len(set(clusters)),
-        settings={"seed": options.seed, "bootstrap_samples": options.bootstrap_samples,
-                  "permutation_rounds": options.permutation_rounds, **(settings or {})},
+        settings={
+            "seed": options.seed,
+            "bootstrap_samples": options.bootstrap_samples,
+            "permutation_rounds": options.permutation_rounds,
+            **(settings or {}),
+        },
         summaries=summaries,
         comparisons=comparisons,
         per_query=values if keep_per_query else None,
@@ -115,8 +135,10 @@ def format_table(report: EvalReport) -> str:
     ]
     width_run = max([len("run")] + [len(name) for name in report.runs])
     width_measure = max([len("measure")] + [len(m) for m in report.measures])
-    lines.append(f"{'run':<{width_run}}  {'measure':<{width_measure}}  "
-                 f"{'mean':>6}  {'CI95 [q]':>15}  {'CI95 [a]':>15}")
+    lines.append(
+        f"{'run':<{width_run}}  {'measure':<{width_measure}}  "
+        f"{'mean':>6}  {'CI95 [q]':>15}  {'CI95 [a]':>15}"
+    )
     for s in report.summaries:
         lines.append(
             f"{s.run:<{width_run}}  {s.measure:<{width_measure}}  {s.mean:6.4f}  "
@@ -124,11 +146,15 @@ def format_table(report: EvalReport) -> str:
         )
     if report.comparisons:
         lines.append("")
-        lines.append(f"paired: B - A, permutation test with "
-                     f"{report.settings['permutation_rounds']} rounds")
+        lines.append(
+            f"paired: B - A, permutation test with {report.settings['permutation_rounds']} rounds"
+        )
         for c in report.comparisons:
-            cluster = (f" CI95[a]=[{c.cluster_low:+.4f},{c.cluster_high:+.4f}]"
-                       if c.cluster_low is not None and c.cluster_high is not None else "")
+            cluster = (
+                f" CI95[a]=[{c.cluster_low:+.4f},{c.cluster_high:+.4f}]"
+                if c.cluster_low is not None and c.cluster_high is not None
+                else ""
+            )
             lines.append(
                 f"{c.measure} {c.run_a}->{c.run_b}: diff={c.diff:+.4f} "
                 f"CI95=[{c.low:+.4f},{c.high:+.4f}]{cluster} perm_p={c.p_value:.4f} "

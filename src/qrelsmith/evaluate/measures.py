@@ -94,9 +94,7 @@ def per_query(qrels: Qrels, run: Run, specs: Sequence[MeasureSpec]) -> dict[str,
     standard = [spec for spec in specs if spec.measure is not None]
     if standard:
         by_measure = {spec.measure: spec.name for spec in standard if spec.measure is not None}
-        scored = {
-            qid: {docid: score for docid, score in run[qid]} for qid in qids if qid in run
-        }
+        scored = {qid: {docid: score for docid, score in run[qid]} for qid in qids if qid in run}
         judged = {qid: qrels[qid] for qid in scored}
         if scored:
             for metric in ir_measures.iter_calc(list(by_measure), judged, scored):

@@ -50,8 +50,10 @@ def bootstrap_means(values: ArrayLike, samples: int, seed: int) -> NDArray[np.fl
 
 def _intervals(x: NDArray[np.float64], means: NDArray[np.float64]) -> list[Interval]:
     low, high = _percentiles(means)
-    return [Interval(mean=float(m), low=float(lo), high=float(hi))
-            for m, lo, hi in zip(x.mean(axis=0), low, high, strict=True)]
+    return [
+        Interval(mean=float(m), low=float(lo), high=float(hi))
+        for m, lo, hi in zip(x.mean(axis=0), low, high, strict=True)
+    ]
 
 
 def bootstrap_intervals(values: ArrayLike, samples: int, seed: int) -> list[Interval]:
@@ -146,14 +148,21 @@ def paired_comparisons(
     for column, measure in enumerate(measures):
         diff = d[:, column]
         by_article = cluster[column]
-        results.append(PairedComparison(
-            measure=measure, run_a=run_a, run_b=run_b, queries=len(diff),
-            diff=plain[column].mean, low=plain[column].low, high=plain[column].high,
-            cluster_low=by_article.low if by_article else None,
-            cluster_high=by_article.high if by_article else None,
-            p_value=float(p_values[column]),
-            wins=int(np.count_nonzero(diff > TIE_TOLERANCE)),
-            ties=int(np.count_nonzero(np.abs(diff) <= TIE_TOLERANCE)),
-            losses=int(np.count_nonzero(diff < -TIE_TOLERANCE)),
-        ))
+        results.append(
+            PairedComparison(
+                measure=measure,
+                run_a=run_a,
+                run_b=run_b,
+                queries=len(diff),
+                diff=plain[column].mean,
+                low=plain[column].low,
+                high=plain[column].high,
+                cluster_low=by_article.low if by_article else None,
+                cluster_high=by_article.high if by_article else None,
+                p_value=float(p_values[column]),
+                wins=int(np.count_nonzero(diff > TIE_TOLERANCE)),
+                ties=int(np.count_nonzero(np.abs(diff) <= TIE_TOLERANCE)),
+                losses=int(np.count_nonzero(diff < -TIE_TOLERANCE)),
+            )
+        )
     return results

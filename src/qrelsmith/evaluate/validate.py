@@ -30,26 +30,34 @@ def _has_space(value: str) -> bool:
     return any(char.isspace() for char in value)
 
 
-def _read_qrels_rows(
-    path: Path, problems: list[Problem]
-) -> list[tuple[int, str, str, int]]:
+def _read_qrels_rows(path: Path, problems: list[Problem]) -> list[tuple[int, str, str, int]]:
     rows: list[tuple[int, str, str, int]] = []
     for number, line in iter_lines(path):
         if not line.strip():
             continue
         parts = line.split()
         if len(parts) != 4 or "\t" in line:
-            problems.append(Problem(
-                kind="format", file=path.name, line=number,
-                message=f"expected 'qid 0 docid grade' separated by single spaces: {line!r}",
-            ))
+            problems.append(
+                Problem(
+                    kind="format",
+                    file=path.name,
+                    line=number,
+                    message=f"expected 'qid 0 docid grade' separated by single spaces: {line!r}",
+                )
+            )
             continue
         qid, _, docid, grade_text = parts
         try:
             grade = int(grade_text)
         except ValueError:
-            problems.append(Problem(kind="grade", file=path.name, line=number,
-                                    message=f"grade {grade_text!r} is not an integer"))
+            problems.append(
+                Problem(
+                    kind="grade",
+                    file=path.name,
+                    line=number,
+                    message=f"grade {grade_text!r} is not an integer",
+                )
+            )
             continue
         rows.append((number, qid, docid, grade))
     return rows
@@ -60,8 +68,14 @@ def _beir_rows(path: Path, problems: list[Problem]) -> list[tuple[str, str, int]
     for number, line in iter_lines(path):
         if number == 1:
             if line.split("\t") != ["query-id", "corpus-id", "score"]:
-                problems.append(Problem(kind="beir", file=beir_files.QRELS, line=1,
-                                        message="header is not 'query-id<TAB>corpus-id<TAB>score'"))
+                problems.append(
+                    Problem(
+                        kind="beir",
+                        file=beir_files.QRELS,
+                        line=1,
+                        message="header is not 'query-id<TAB>corpus-id<TAB>score'",
+                    )
+                )
             continue
         if not line:
             continue
@@ -69,8 +83,14 @@ def _beir_rows(path: Path, problems: list[Problem]) -> list[tuple[str, str, int]
         try:
             rows.append((parts[0], parts[1], int(parts[2])))
         except (IndexError, ValueError):
-            problems.append(Problem(kind="beir", file=beir_files.QRELS, line=number,
-                                    message=f"expected 'qid<TAB>docid<TAB>grade': {line!r}"))
+            problems.append(
+                Problem(
+                    kind="beir",
+                    file=beir_files.QRELS,
+                    line=number,
+                    message=f"expected 'qid<TAB>docid<TAB>grade': {line!r}",
+                )
+            )
     return rows
 
 
@@ -104,45 +124,86 @@ def validate_build(root: str | Path) -> list[Problem]:
     for name, ids in ((CORPUS, corpus_ids), (QUERIES, list(queries))):
         for value, count in Counter(ids).items():
             if count > 1:
-                problems.append(Problem(kind="duplicate", file=name,
-                                        message=f"id {value!r} appears {count} times"))
+                problems.append(
+                    Problem(
+                        kind="duplicate", file=name, message=f"id {value!r} appears {count} times"
+                    )
+                )
         for value in ids:
             if not value or _has_space(value):
-                problems.append(Problem(kind="whitespace", file=name,
-                                        message=f"id {value!r} is empty or has whitespace"))
+                problems.append(
+                    Problem(
+                        kind="whitespace",
+                        file=name,
+                        message=f"id {value!r} is empty or has whitespace",
+                    )
+                )
 
     corpus_set = set(corpus_ids)
     grade2: dict[str, set[str]] = {}
     seen_pairs: set[tuple[str, str]] = set()
     for number, qid, docid, grade in rows:
         if (qid, docid) in seen_pairs:
-            problems.append(Problem(kind="duplicate", file=QRELS, line=number,
-                                    message=f"{qid} {docid} is judged twice"))
+            problems.append(
+                Problem(
+                    kind="duplicate",
+                    file=QRELS,
+                    line=number,
+                    message=f"{qid} {docid} is judged twice",
+                )
+            )
         seen_pairs.add((qid, docid))
         if qid not in queries:
-            problems.append(Problem(kind="unknown-query", file=QRELS, line=number,
-                                    message=f"query {qid} is not in queries.tsv"))
+            problems.append(
+                Problem(
+                    kind="unknown-query",
+                    file=QRELS,
+                    line=number,
+                    message=f"query {qid} is not in queries.tsv",
+                )
+            )
         if docid not in corpus_set:
-            problems.append(Problem(kind="unknown-doc", file=QRELS, line=number,
-                                    message=f"document {docid} is not in corpus.jsonl"))
+            problems.append(
+                Problem(
+                    kind="unknown-doc",
+                    file=QRELS,
+                    line=number,
+                    message=f"document {docid} is not in corpus.jsonl",
+                )
+            )
         grade2.setdefault(qid, set())
         if grade == NAMED:
             grade2[qid].add(docid)
     for qid in queries:
         if not grade2.get(qid):
-            problems.append(Problem(kind="no-target", file=QRELS,
-                                    message=f"query {qid} has no grade-{NAMED} document"))
+            problems.append(
+                Problem(
+                    kind="no-target",
+                    file=QRELS,
+                    message=f"query {qid} has no grade-{NAMED} document",
+                )
+            )
 
     if golden is not None:
         by_qid = {query.qid: query for query in golden}
         if set(by_qid) != set(queries):
             extra = sorted(set(by_qid) ^ set(queries))
-            problems.append(Problem(kind="golden", file=GOLDEN,
-                                    message=f"query ids differ from {QUERIES}: {extra[:5]}"))
+            problems.append(
+                Problem(
+                    kind="golden",
+                    file=GOLDEN,
+                    message=f"query ids differ from {QUERIES}: {extra[:5]}",
+                )
+            )
         for qid, query in by_qid.items():
             if qid in grade2 and set(named_in(query.relevant)) != grade2[qid]:
-                problems.append(Problem(kind="golden", file=GOLDEN, message=f"{qid}: relevant "
-                                        f"differs from qrels' grade {NAMED}"))
+                problems.append(
+                    Problem(
+                        kind="golden",
+                        file=GOLDEN,
+                        message=f"{qid}: relevant differs from qrels' grade {NAMED}",
+                    )
+                )
 
     beir = folder / beir_files.FOLDER
     if beir.is_dir():
@@ -165,8 +226,13 @@ def _check_beir(
     }
     for path in parts.values():
         if not path.exists():
-            problems.append(Problem(kind="beir", file=str(path.relative_to(beir.parent)),
-                                    message="missing while beir/ exists"))
+            problems.append(
+                Problem(
+                    kind="beir",
+                    file=str(path.relative_to(beir.parent)),
+                    message="missing while beir/ exists",
+                )
+            )
     if problems:
         return problems
     try:
@@ -175,15 +241,22 @@ def _check_beir(
     except DataError as exc:
         return [Problem(kind="beir", file=beir_files.FOLDER, message=str(exc))]
     if beir_ids != corpus_ids:
-        problems.append(Problem(kind="beir", file=beir_files.CORPUS,
-                                message=f"ids differ from {CORPUS} (set or order)"))
+        problems.append(
+            Problem(
+                kind="beir",
+                file=beir_files.CORPUS,
+                message=f"ids differ from {CORPUS} (set or order)",
+            )
+        )
     if beir_queries != queries:
-        problems.append(Problem(kind="beir", file=beir_files.QUERIES,
-                                message=f"queries differ from {QUERIES}"))
+        problems.append(
+            Problem(kind="beir", file=beir_files.QUERIES, message=f"queries differ from {QUERIES}")
+        )
     trec_rows = [(qid, docid, grade) for _, qid, docid, grade in rows]
     if _beir_rows(parts["qrels"], problems) != trec_rows:
-        problems.append(Problem(kind="beir", file=beir_files.QRELS,
-                                message=f"rows differ from {QRELS}"))
+        problems.append(
+            Problem(kind="beir", file=beir_files.QRELS, message=f"rows differ from {QRELS}")
+        )
     return problems
 
 
@@ -196,8 +269,13 @@ def _cap(problems: list[Problem]) -> list[Problem]:
             kept.append(problem)
     for kind, count in per_kind.items():
         if count > MAX_PER_KIND:
-            kept.append(Problem(kind=kind, file="-",
-                                message=f"... and {count - MAX_PER_KIND} more {kind} problems"))
+            kept.append(
+                Problem(
+                    kind=kind,
+                    file="-",
+                    message=f"... and {count - MAX_PER_KIND} more {kind} problems",
+                )
+            )
     return kept
 
 
