@@ -92,15 +92,43 @@ def _shares_ids(shown: str, run: Run, build: Build, folder: str) -> None:
             )
 
 
+def _sizes(text: str) -> list[Any]:
+    from ..evaluate.evaluation import parse_sizes
+
+    try:
+        return list(parse_sizes(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def _delta(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a difference above 0, got {text!r}")
+    return value
+
+
 def handle_eval(args: argparse.Namespace) -> int:
     """Score runs with intervals; compare each run with the first."""
-    from ..evaluate.evaluation import evaluate_runs, format_per_query, format_table
+    from ..evaluate.evaluation import (
+        evaluate_runs,
+        format_curve,
+        format_needed,
+        format_per_query,
+        format_stability,
+        format_table,
+    )
     from ..evaluate.measures import parse_measures
     from ..evaluate.runs import read_run
 
     if args.runs.count("-") > 1:
         raise UsageError("only one run can come from stdin")
-    options = override(config_of(args).eval, args, ("seed", "measures", "rel", "gains"))
+    options = override(config_of(args).eval, args, ("seed", "measures", "rel", "gains", "subsets"))
+    if args.need is not None and len(args.runs) < 2:
+        raise UsageError("--need compares runs: give two or more")
     build = load_build(args.dir, need=(QRELS,))
     if not build.qrels:
         raise DataError(f"{args.dir}/{QRELS} has no judgements")
@@ -120,6 +148,9 @@ def handle_eval(args: argparse.Namespace) -> int:
         doc_ids=build.doc_ids if build.corpus else None,
         keep_per_query=args.per_query,
         settings={"rel": options.rel, "gains": options.gains},
+        sizes=args.sizes or (),
+        need=args.need,
+        curve=args.curve,
     )
     for warning in report.warnings:
         warn(warning)
@@ -129,6 +160,9 @@ def handle_eval(args: argparse.Namespace) -> int:
         )
     else:
         sys.stdout.write(format_table(report))
+        for extra in (format_stability(report), format_needed(report), format_curve(report)):
+            if extra:
+                sys.stdout.write("\n" + extra)
         if args.per_query:
             sys.stdout.write("\n" + format_per_query(report))
     return 0
@@ -270,7 +304,9 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         "difference, its interval, a sign-flip permutation p-value, win/tie/loss.",
         epilog="example:\n  qrelsmith eval out/ runs/bm25.trec runs/tfidf.trec "
         "--measures nDCG@10 RR@10 R@100 CP@5 --gains exp\n"
-        "  qrelsmith eval out/ runs/bm25.trec --rel 1 --per-query --json > scores.json",
+        "  qrelsmith eval out/ runs/bm25.trec --rel 1 --per-query --json > scores.json\n"
+        "  qrelsmith eval out/ runs/bm25.trec runs/tfidf.trec --sizes 20,50,200,all "
+        "--need 0.01 --curve",
     )
     p.add_argument(
         "dir", metavar="DIR", help="build folder (qrels.trec; corpus.jsonl to check ids)"
@@ -295,6 +331,42 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         default=None,
         help="nDCG gain of grade g: g (linear, trec_eval) or 2^g-1 (exp) "
         f"(default: config, {EVAL.gains})",
+    )
+    p.add_argument(
+        "--sizes",
+        type=_sizes,
+        default=None,
+        metavar="N,N,...",
+        help="stability by set size, e.g. 20,50,100,200,all: per size, --subsets subsets "
+        "drawn without replacement (whole articles when articles hold several queries: "
+        "round(N x articles/queries) of them), each measure's mean over subsets, the 2.5-97.5%% "
+        "range of subset means, the mean width of a subset's 95%% bootstrap interval; for each "
+        "run after the first, the swap rate (share of subsets where B - A has the opposite sign "
+        "to the full set's) and the wrong-call rate (share where a sign-flip permutation test "
+        "at p < 0.05 calls that opposite direction). Seeded by --seed and N",
+    )
+    p.add_argument(
+        "--subsets",
+        type=positive,
+        default=None,
+        help=f"subsets per size of --sizes (default: config, {EVAL.subsets})",
+    )
+    p.add_argument(
+        "--need",
+        type=_delta,
+        default=None,
+        metavar="DELTA",
+        help="queries needed to detect a mean difference DELTA with each compared run, at 95%% "
+        "confidence and 80%% power (paired z-approximation): n = ((z_0.975 + z_0.80) * sd_d / "
+        "DELTA)^2 = (2.80 * sd_d / DELTA)^2, sd_d the standard deviation of the per-query "
+        "differences B - A; and the smallest difference the current n detects, "
+        "2.80 * sd_d / sqrt(n). It assumes independent queries: with several per article, "
+        "plan for more",
+    )
+    p.add_argument(
+        "--curve",
+        action="store_true",
+        help="recall at k = 1, 3, 5, 10, 20, 50, 100 (threshold --rel), one line per run",
     )
     p.add_argument("--per-query", action="store_true", help="also print per-query values")
     p.add_argument("--json", action="store_true", help="one JSON document for scripts")
