@@ -182,7 +182,7 @@ def test_eval_sizes_table(two_runs: list[str], capsys: pytest.CaptureFixture[str
     argv = ["eval", str(BUILD), *two_runs, "--measures", "RR@10", "--sizes", "4,all"]
     assert main([*argv, "--subsets", "50", "--curve"]) == 0
     out = capsys.readouterr().out
-    assert "stability: 50 subsets per size drawn without replacement by whole articles" in out
+    assert "stability: 50 subsets per size, drawn without replacement by whole articles" in out
     assert "tfidf (vs bm25)" in out and "swap=" in out and "wrong=" in out
     assert "n=10 RR(rel=2)@10=" in out
     assert "recall at k (R(rel=2)@k)" in out
