@@ -49,20 +49,20 @@ def _ngrams(text: str) -> tuple[int, int]:
 
 def handle_baseline(args: argparse.Namespace) -> int:
     """Retrieve the top k sections of every query with the character n-gram baseline."""
-    from ..evaluate.baseline import run_baseline
+    from ..evaluate.baseline import iter_baseline
     from ..evaluate.runs import write_run
 
     options = override(config_of(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
     build = load_build(args.dir, need=(CORPUS,))
     if not build.topics:
         raise DataError(f"{args.dir}: no {QUERIES} or {GOLDEN}")
-    run = run_baseline(build.corpus, build.topics, options)
+    run = iter_baseline(build.corpus, build.topics, options)
     if args.out == "-":
         write_run(sys.stdout, run, options.tag)
     else:
         with atomic_open(args.out) as handle:
             lines = write_run(handle, run, options.tag)
-        say(f"{len(run)} queries, {lines} lines -> {args.out} ({options.tag})")
+        say(f"{len(build.topics)} queries, {lines} lines -> {args.out} ({options.tag})")
     return 0
 
 
