@@ -5,15 +5,14 @@ from __future__ import annotations
 from qrelsmith.labels import (
     NAMED,
     SAME_ARTICLE,
-    article_of,
     graded,
     named,
     named_in,
     qrels_rows,
-    query_id,
     same_article_count,
     sections_by_article,
 )
+from qrelsmith.layout import article_of, query_id
 from qrelsmith.models import CorpusRecord, GoldenQuery, Origin
 
 

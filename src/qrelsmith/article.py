@@ -7,7 +7,8 @@ The pure core of a build: no files, no clock, no global state. ``parse_article``
 from __future__ import annotations
 
 from .config import BuildOptions
-from .labels import named, query_id, same_article_count
+from .labels import named, same_article_count
+from .layout import query_id
 from .matching import HeadingIndex
 from .models import Article, GoldenQuery, Origin, Rejected
 from .parse import parse_html, remove_element

@@ -19,6 +19,7 @@ from lxml import etree
 
 from . import patterns
 from .config import BuildOptions
+from .layout import section_id
 from .matching import HeadingIndex, Target
 from .models import QuickRefRow, QuickRefTable
 from .parse import Element, cleaned, dropped
@@ -182,7 +183,7 @@ def heading_outline(root: Element, article_id: str, options: BuildOptions) -> He
             text = text_of(cleaned(element, drop_tags))
             targets.append(
                 Target(
-                    f"{article_id}#{count}",
+                    section_id(article_id, count),
                     text,
                     heading_key(text),
                     top=rank == level,

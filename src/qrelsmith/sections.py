@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from lxml import etree
 
-from . import patterns
+from . import layout, patterns
 from .config import BuildOptions
 from .models import ExcludedSection, Section
 from .text import fold_space, folded_words, strip_numbering
@@ -249,7 +249,7 @@ def split_sections(
     sections: list[Section] = []
     excluded: list[ExcludedSection] = []
     for item in opened:
-        section_id = f"{article_id}#{item.index}"
+        section_id = layout.section_id(article_id, item.index)
         pattern = exclusion_pattern(item.heading, options.excluded_headings)
         if pattern is not None:
             excluded.append(ExcludedSection(id=section_id, heading=item.heading, pattern=pattern))

@@ -17,11 +17,9 @@ from pathlib import Path
 from ..buildfolder import Build
 from ..errors import DataError, UsageError
 from ..files import atomic_open
-from ..labels import article_of
+from ..layout import article_of, section_number
 from ..models import AuditSample, CorpusRecord, GoldenQuery
 from ..patterns import EXCEL_CELL_CHARS, OPENING_CHARS
-
-CSV_FILE = "audit.csv"
 
 #: The reviewer's choices: the label is right; wrong (replace it); partly right (e.g. one of two
 #: sections missing: replace it); the reviewer cannot tell (keep it, flag it).
@@ -76,11 +74,6 @@ def capped(cell: str, limit: int = EXCEL_CELL_CHARS) -> str:
 def restore(cell: str) -> str:
     """Undo ``neutralise`` when reading a sheet back."""
     return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
-
-
-def section_number(section_id: str) -> str:
-    """The ``n`` of a section id ``<article_id>#<n>``."""
-    return section_id.rsplit("#", 1)[1]
 
 
 def heading_line(record: CorpusRecord) -> str:

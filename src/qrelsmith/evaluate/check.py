@@ -22,7 +22,7 @@ import numpy as np
 from scipy import sparse
 
 from ..buildfolder import Build
-from ..labels import article_of
+from ..layout import article_of
 from ..matching import HeadingIndex, Target
 from ..models import Signal, Suspect
 from ..patterns import (
