@@ -76,3 +76,27 @@ def test_a_cell_longer_than_excel_takes_is_cut_and_flagged(tmp_path: Path) -> No
     )
     assert written["query"] == "short"
     assert [r.qid for r in read_csv(path)] == ["a.html#q0"]
+
+
+def test_a_caption_with_a_colon_leaves_the_reference_whole(tmp_path: Path) -> None:
+    """The sheet shows the reference cell as written, whatever the table's caption holds."""
+    from qrelsmith.cli import main
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "ports.html").write_text(
+        "<article><h1>Ports</h1><table><caption>Ports: quick view</caption>"
+        "<tr><th>Question</th><th>Answer</th><th>Section</th></tr>"
+        "<tr><td>Which port does SSH use?</td><td>22</td><td>Port numbers</td></tr></table>"
+        "<h2>Port numbers</h2><p>SSH listens on 22.</p><h2>Firewalls</h2><p>Open it.</p>"
+        "</article>",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q"]) == 0
+    golden = json.loads((out / "golden.jsonl").read_text(encoding="utf-8"))
+    assert (golden["table"], golden["reference"]) == ("Ports: quick view", "Port numbers")
+    assert golden["source"] == "Ports: quick view:Port numbers"
+    with (out / "audit" / "audit.csv").open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["reference"] for row in rows] == ["Port numbers"]

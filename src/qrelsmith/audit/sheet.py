@@ -81,11 +81,6 @@ def heading_line(record: CorpusRecord) -> str:
     return f"#{section_number(record.id)} {record.heading}"
 
 
-def reference_text(query: GoldenQuery) -> str:
-    """The reference cell's text: ``source`` is ``<table name>:<reference>``."""
-    return query.source.split(":", 1)[1] if ":" in query.source else query.source
-
-
 def opening(text: str, limit: int = OPENING_CHARS) -> str:
     """The first ``limit`` characters of a text, with an ellipsis when cut."""
     return text if len(text) <= limit else text[:limit].rstrip() + "…"
@@ -101,7 +96,7 @@ def review_row(build: Build, query: GoldenQuery, stratum: str, weight: float) ->
         "weight": f"{weight:g}",
         "query": query.query,
         "answer": query.answer,
-        "reference": reference_text(query),
+        "reference": query.reference,
         "matched_sections": ID_SEPARATOR.join(query.relevant),
         "matched_headings": "\n".join(heading_line(record) for record in matched),
         "match": query.match,
