@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from audit_helpers import fresh_build, run
 from qrelsmith.audit.page import script_json
 from qrelsmith.audit.sheet import COLUMNS, neutralise, restore
@@ -100,3 +102,22 @@ def test_a_caption_with_a_colon_leaves_the_reference_whole(tmp_path: Path) -> No
     with (out / "audit" / "audit.csv").open(encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert [row["reference"] for row in rows] == ["Port numbers"]
+
+
+def test_a_golden_set_without_table_and_reference_asks_for_a_rebuild(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A golden.jsonl written before the two fields existed: one line saying so, exit 1."""
+    build = fresh_build(tmp_path)
+    golden = build / "golden.jsonl"
+    lines = []
+    for line in golden.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        del record["table"], record["reference"]
+        lines.append(json.dumps(record, ensure_ascii=False) + "\n")
+    golden.write_text("".join(lines), encoding="utf-8")
+    assert run("sample", str(build)) == 1
+    assert capsys.readouterr().out == (
+        f"error: {golden}: record 1: no table and reference fields: written by an earlier "
+        "qrelsmith, rebuild it\n"
+    )

@@ -143,8 +143,9 @@ def read_records(
             records.append(model.model_validate(value))
         except ValidationError as exc:
             first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise DataError(f"{path}: record {number}: {where}: {first['msg']}") from exc
+            where = "".join(f"{part}: " for part in [".".join(map(str, first["loc"]))] if part)
+            message = first["msg"].removeprefix("Value error, ")  # a model's own check
+            raise DataError(f"{path}: record {number}: {where}{message}") from exc
     return records
 
 

@@ -210,6 +210,10 @@ class GoldenQuery(Record):
             if data.get("source", derived) != derived:
                 raise ValueError(f"source {data['source']!r} is not {derived!r} (table:reference)")
             data = {**data, "source": derived}
+        elif isinstance(data, dict) and "source" in data:
+            raise ValueError(
+                "no table and reference fields: written by an earlier qrelsmith, rebuild it"
+            )
         return data
 
 
