@@ -155,3 +155,44 @@ def test_the_scan_sees_an_id(code: str) -> None:
 
 def test_the_scan_leaves_a_heading_line_alone() -> None:
     assert not id_grammar_uses('line = f"#{number} {heading}"\n')
+
+
+def imports_of(relative: str) -> set[str]:
+    """The qrelsmith modules a source file imports, as dotted names below the package
+    (``from ..export import AUDIT_FOLDER`` in audit/sample.py -> ``export``), lazy ones too."""
+    path = SOURCE / relative
+    package = list(Path(relative).parent.parts)
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package[: len(package) - (node.level - 1)]
+            module = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            found |= {f"{module}.{a.name}".strip(".") for a in node.names} | {module}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("qrelsmith."):
+            found.add(str(node.module).removeprefix("qrelsmith."))
+    return {name for name in found if name}
+
+
+#: (module, an import it must not make): an earlier stage reaching a later one for a name.
+FORWARD_REACHES = [
+    ("parse.py", "sections"),
+    ("quickref.py", "matching"),
+    ("buildfolder.py", "export"),
+    ("diff.py", "export"),
+    ("audit/sample.py", "export"),
+    ("audit/writer.py", "export"),
+    ("audit/writer.py", "diff"),
+    ("cli/build.py", "audit.apply"),
+    ("evaluate/validate.py", "export"),
+]
+
+
+@pytest.mark.parametrize(("module", "later"), FORWARD_REACHES)
+def test_an_earlier_stage_does_not_import_a_later_one(module: str, later: str) -> None:
+    reached = {name for name in imports_of(module) if name == later or name.startswith(later + ".")}
+    assert not reached, f"{module} imports {sorted(reached)}"
+
+
+def test_the_import_scan_sees_an_import() -> None:
+    assert "export" in imports_of("build.py") and "matching" in imports_of("article.py")
+    assert "labelstudio" in {n.split(".")[-1] for n in imports_of("audit/writer.py")}
