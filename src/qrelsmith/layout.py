@@ -21,7 +21,7 @@ A build folder (``qrelsmith build … --out DIR``)::
         audit.html             AUDIT_HTML      the same sheet as a page
         sample.json            AUDIT_SAMPLE    which queries were drawn, from what
         diff.json              DIFF            ``qrelsmith diff``: the changes, verdicts carried
-        label-studio.json      LABEL_STUDIO_TASKS   ``audit export --to label-studio``
+        label-studio.json      LABEL_STUDIO_TASKS   ``audit sample --format label-studio``
         label-studio.xml       LABEL_STUDIO_CONFIG
       versions/                VERSIONS_FOLDER ``audit apply``'s corrected versions:
         v1/ v2/ …              version_folder(n), version_number(name)
