@@ -428,6 +428,19 @@ class CurvePoint(Record):
     mean: float
 
 
+class GroupSummary(Record):
+    """`eval --by`: one group of queries x run x measure."""
+
+    by: str
+    group: str
+    queries: int
+    run: str
+    measure: str
+    mean: float
+    low: float = Field(description="95 % bootstrap interval over the group's queries")
+    high: float
+
+
 class EvalReport(Record):
     """Everything `qrelsmith eval` computes; its --json output."""
 
@@ -445,6 +458,7 @@ class EvalReport(Record):
     stability: list[StabilityRow] = Field(default_factory=list, description="with --sizes")
     needed: list[QueriesNeeded] = Field(default_factory=list, description="with --need")
     curve: list[CurvePoint] = Field(default_factory=list, description="with --curve")
+    groups: list[GroupSummary] = Field(default_factory=list, description="with --by")
 
 
 class Signal(Record):

@@ -110,11 +110,42 @@ def _delta(text: str) -> float:
     return value
 
 
+def _subset(text: str) -> tuple[str, str]:
+    from ..evaluate.difficulty import parse_subset
+
+    try:
+        return parse_subset(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def _groups(by: str, build: Build, folder: str, low_confidence: float) -> dict[str, str]:
+    """qid -> group of the build's queries under ``by`` (a DataError when the build lacks the
+    file the grouping reads)."""
+    from ..evaluate.difficulty import group_of
+
+    if by == "overlap" and not build.corpus:
+        raise DataError(f"{folder}: --by/--subset overlap needs {CORPUS}")
+    if by in ("rule", "confidence") and not build.queries:
+        raise DataError(f"{folder}: --by/--subset {by} needs {GOLDEN}")
+    return group_of(
+        by,
+        list(build.qrels),
+        topics=build.topics,
+        qrels=build.qrels,
+        sections=build.sections,
+        golden=build.by_qid,
+        articles=build.article_ids(),
+        low_confidence=low_confidence,
+    )
+
+
 def handle_eval(args: argparse.Namespace) -> int:
     """Score runs with intervals; compare each run with the first."""
     from ..evaluate.evaluation import (
         evaluate_runs,
         format_curve,
+        format_groups,
         format_needed,
         format_per_query,
         format_stability,
@@ -138,15 +169,29 @@ def handle_eval(args: argparse.Namespace) -> int:
     for name, path in zip(_run_names(args.runs), args.runs, strict=True):
         runs[name] = read_run(path)
         _shares_ids(path if path != "-" else "stdin", runs[name], build, args.dir)
+    qrels = build.qrels
+    extra: dict[str, object] = {}
+    if args.subset is not None:
+        by, wanted = args.subset
+        placed = _groups(by, build, args.dir, config_of(args).audit.low_confidence)
+        qrels = {qid: judged for qid, judged in qrels.items() if placed.get(qid) == wanted}
+        if not qrels:
+            found = ", ".join(sorted(set(placed.values()))) or "none"
+            raise DataError(f"{args.dir}: no query in --subset {by}={wanted} (groups: {found})")
+        extra["subset"] = f"{by}={wanted}"
+    groups = None
+    if args.by is not None:
+        groups = (args.by, _groups(args.by, build, args.dir, config_of(args).audit.low_confidence))
     report = evaluate_runs(
-        build.qrels,
+        qrels,
         runs,
         specs,
         build.article_ids(),
         options,
         doc_ids=build.doc_ids if build.corpus else None,
         keep_per_query=args.per_query,
-        settings={"rel": options.rel, "gains": options.gains},
+        settings={"rel": options.rel, "gains": options.gains, **extra},
+        groups=groups,
         sizes=args.sizes or (),
         need=args.need,
         curve=args.curve,
@@ -159,9 +204,14 @@ def handle_eval(args: argparse.Namespace) -> int:
         )
     else:
         sys.stdout.write(format_table(report))
-        for extra in (format_stability(report), format_needed(report), format_curve(report)):
-            if extra:
-                sys.stdout.write("\n" + extra)
+        for block in (
+            format_groups(report),
+            format_stability(report),
+            format_needed(report),
+            format_curve(report),
+        ):
+            if block:
+                sys.stdout.write("\n" + block)
         if args.per_query:
             sys.stdout.write("\n" + format_per_query(report))
     return 0
@@ -366,6 +416,23 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         "--curve",
         action="store_true",
         help="recall at k = 1, 3, 5, 10, 20, 50, 100 (threshold --rel), one line per run",
+    )
+    p.add_argument(
+        "--by",
+        choices=("overlap", "rule", "confidence", "article"),
+        default=None,
+        help="every measure per group of queries: overlap (thirds by the share of the "
+        "query's units -- the matcher's words and CJK bigrams -- found in its labelled "
+        "sections: low, mid, high), rule (the match rule), confidence (below / at least the "
+        "audit's low_confidence: low, high), article",
+    )
+    p.add_argument(
+        "--subset",
+        type=_subset,
+        default=None,
+        metavar="GROUP",
+        help="evaluate one group only: hard (= overlap=low, the queries sharing the fewest "
+        "words with their section) or BY=GROUP, e.g. rule=fuzzy, confidence=low",
     )
     p.add_argument("--per-query", action="store_true", help="also print per-query values")
     p.add_argument("--json", action="store_true", help="one JSON document for scripts")

@@ -6,7 +6,7 @@ table for people or as JSON for scripts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 import numpy as np
@@ -16,6 +16,7 @@ from ..config import EvalOptions
 from ..models import (
     CurvePoint,
     EvalReport,
+    GroupSummary,
     MeasureSummary,
     PairedComparison,
     QueriesNeeded,
@@ -167,6 +168,68 @@ def needed_rows(
     return rows
 
 
+def group_rows(
+    by: str,
+    group_of: Mapping[str, str],
+    qids: Sequence[str],
+    names: Sequence[str],
+    specs: Sequence[MeasureSpec],
+    matrices: Sequence[np.ndarray],
+    options: EvalOptions,
+) -> list[GroupSummary]:
+    """Every measure of every run on each group's queries, with a bootstrap interval."""
+    from .difficulty import TERCILES
+
+    members: dict[str, list[int]] = {}
+    for row, qid in enumerate(qids):
+        if qid in group_of:
+            members.setdefault(group_of[qid], []).append(row)
+    ordered = [g for g in TERCILES if g in members] if by == "overlap" else sorted(members)
+    rows: list[GroupSummary] = []
+    for group in ordered:
+        picked = members[group]
+        for name, matrix in zip(names, matrices, strict=True):
+            intervals = bootstrap_intervals(matrix[picked], options.bootstrap_samples, options.seed)
+            for spec, interval in zip(specs, intervals, strict=True):
+                rows.append(
+                    GroupSummary(
+                        by=by,
+                        group=group,
+                        queries=len(picked),
+                        run=name,
+                        measure=spec.name,
+                        mean=interval.mean,
+                        low=interval.low,
+                        high=interval.high,
+                    )
+                )
+    return rows
+
+
+def format_groups(report: EvalReport) -> str:
+    """`--by`: one line per group and run, every measure's mean and interval."""
+    if not report.groups:
+        return ""
+    by = report.groups[0].by
+    what = {
+        "overlap": "thirds of the queries by the share of their units found in their "
+        "labelled sections (low = the hardest for word matching)",
+        "rule": "the rule that matched the label",
+        "confidence": "label confidence below (low) or at least (high) the audit's low_confidence",
+        "article": "article",
+    }[by]
+    lines = [f"by {by}: {what}; 95% intervals over the group's queries"]
+    seen: dict[tuple[str, str], list[GroupSummary]] = {}
+    for row in report.groups:
+        seen.setdefault((row.group, row.run), []).append(row)
+    width = max(len(group) for group, _ in seen)
+    run_width = max(len(run) for run in report.runs)
+    for (group, run), rows in seen.items():
+        cells = " | ".join(f"{r.measure}={r.mean:.3f} [{r.low:.3f},{r.high:.3f}]" for r in rows)
+        lines.append(f"{group:<{width}}  n={rows[0].queries:<5} {run:<{run_width}}  {cells}")
+    return "\n".join(lines) + "\n"
+
+
 def curve_specs(qrels: Qrels, options: EvalOptions) -> list[MeasureSpec]:
     """R@k at the seed's cut-offs, with the evaluation's relevance threshold."""
     grades = {g for judged in qrels.values() for g in judged.values()}
@@ -187,6 +250,7 @@ def evaluate_runs(
     sizes: Sequence[Size] = (),
     need: float | None = None,
     curve: bool = False,
+    groups: tuple[str, Mapping[str, str]] | None = None,
 ) -> EvalReport:
     """Score every run on every query of the qrels; compare each later run with the first.
 
@@ -263,7 +327,15 @@ def evaluate_runs(
                 column = recall[spec.name]
                 mean = sum(column.values()) / len(column) if column else 0.0
                 points.append(CurvePoint(run=name, k=k, measure=spec.name, mean=mean))
+    grouped: list[GroupSummary] = []
+    if groups is not None:
+        by, group_of = groups
+        grouped = group_rows(by, group_of, qids, names, specs, matrices, options)
+        placed = sum(1 for qid in qids if qid in group_of)
+        if placed < len(qids):
+            warnings.append(f"--by {by}: {len(qids) - placed} queries belong to no group")
     return EvalReport(
+        groups=grouped,
         runs=names,
         measures=[spec.name for spec in specs],
         queries=len(qids),
