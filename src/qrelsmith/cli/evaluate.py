@@ -55,13 +55,15 @@ def handle_baseline(args: argparse.Namespace) -> int:
     build = load_build(args.dir, need=(CORPUS,))
     if not build.topics:
         raise DataError(f"{args.dir}: no {QUERIES} or {GOLDEN}")
-    run = iter_baseline(build.corpus, build.topics, options)
+    topics = build.topics
+    run = iter_baseline(build.corpus, topics, options)
+    del build  # the index holds what the search needs: let the records go
     if args.out == "-":
         write_run(sys.stdout, run, options.tag)
     else:
         with atomic_open(args.out) as handle:
             lines = write_run(handle, run, options.tag)
-        say(f"{len(build.topics)} queries, {lines} lines -> {args.out} ({options.tag})")
+        say(f"{len(topics)} queries, {lines} lines -> {args.out} ({options.tag})")
     return 0
 
 

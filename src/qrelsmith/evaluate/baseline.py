@@ -40,8 +40,8 @@ from .runs import Run
 #: sections is 51 MB dense, ~80 MB as the product's sparse result).
 BATCH = 64
 
-#: Characters counted at once when building the index: bounds the n-gram arrays (~24 bytes a
-#: character) at ~50 MB whatever the corpus size.
+#: Characters counted at once when building the index: bounds the n-gram work arrays (~100
+#: bytes a character at their peak) at ~50 MB whatever the corpus size.
 CHUNK_CHARS = 500_000
 
 #: The longest n-gram packed into one 63-bit integer (21 bits a code point).
@@ -125,9 +125,10 @@ def _chunks(texts: Sequence[str]) -> Iterator[tuple[int, int]]:
 def packed_counts(
     texts: Sequence[str], ngrams: tuple[int, int]
 ) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]]:
-    """Per chunk of prepared texts [start, end): (start, end, document, packed n-gram, count)."""
+    """Per chunk of texts [start, end), prepared there (so no prepared copy of a whole corpus
+    is held): (start, end, document, packed n-gram, count)."""
     for start, end in _chunks(texts):
-        doc, packed, counts = _packed_chunk(texts[start:end], ngrams)
+        doc, packed, counts = _packed_chunk([prepare(t) for t in texts[start:end]], ngrams)
         yield start, end, doc + start, packed, counts
 
 
@@ -135,8 +136,9 @@ class _PackedBm25:
     """BM25 over packed n-grams: the terms x documents weight matrix, built chunk by chunk.
 
     Pass one keeps, per chunk, the n-grams as indices into the chunk's own vocabulary (4 bytes
-    and a 2-byte count per entry); the vocabulary is their union; pass two fills the weight
-    matrix in place, term by term, documents in order (a counting sort: no second copy)."""
+    and a 1-byte count per entry, wider when a count needs it); the vocabulary is their union;
+    pass two fills the weight matrix in place, term by term, documents in order (a counting
+    sort: no second copy). Peak: ~17 bytes per document-term entry (12 for the matrix)."""
 
     def __init__(self, texts: Sequence[str], options: BaselineOptions):
         self.ngrams = options.ngrams
@@ -148,13 +150,15 @@ class _PackedBm25:
             lengths += np.bincount(doc, weights=counts, minlength=docs)
             vocabulary, local = np.unique(packed, return_inverse=True)
             vocabularies.append(vocabulary)
-            narrow = np.uint16 if counts.max(initial=0) < 1 << 16 else np.uint32
+            most = counts.max(initial=0)
+            narrow = np.uint8 if most < 1 << 8 else np.uint16 if most < 1 << 16 else np.uint32
             per_doc = np.bincount(doc - start, minlength=end - start)
             kept.append((start, per_doc, local.astype(np.uint32), counts.astype(narrow)))
         self.vocabulary = (
             np.unique(np.concatenate(vocabularies)) if vocabularies else np.zeros(0, np.int64)
         )
         to_global = [np.searchsorted(self.vocabulary, v).astype(np.int32) for v in vocabularies]
+        del vocabularies
         df = np.zeros(len(self.vocabulary), dtype=np.int64)
         for (_, _, stored, _), mapping in zip(kept, to_global, strict=True):
             df += np.bincount(mapping[stored], minlength=len(df))
@@ -186,8 +190,7 @@ class _PackedBm25:
     def score(self, queries: list[str]) -> sparse.csr_matrix:
         """Queries x documents: the sum of the weights of each distinct query n-gram."""
         rows, cols = [], []
-        prepared = [prepare(q) for q in queries]
-        for _, _, doc, packed, _ in packed_counts(prepared, self.ngrams):
+        for _, _, doc, packed, _ in packed_counts(queries, self.ngrams):
             found = np.searchsorted(self.vocabulary, packed)
             found = np.minimum(found, max(len(self.vocabulary) - 1, 0))
             known = self.vocabulary[found] == packed if len(self.vocabulary) else found < 0
@@ -221,8 +224,9 @@ class CharNgramIndex:
         self._rank = np.empty(len(order), dtype=np.int64)
         self._rank[order] = np.arange(len(order))
         self._rank_bits = max(1, int(len(order)).bit_length())
+        self._names = np.array(self.doc_ids, dtype=object)
         if options.method == "bm25" and options.ngrams[1] <= PACKED_N and packed:
-            self._packed = _PackedBm25([prepare(t) for t in texts], options)
+            self._packed = _PackedBm25(texts, options)
             self._score = self._packed.score
             return
         # imported here: scikit-learn takes ~2 s to import, which every CLI start would pay
@@ -277,34 +281,40 @@ class CharNgramIndex:
         return dict(self.iter_search(queries, k))
 
     def _top(self, scores: NDArray[np.float64], k: int) -> list[list[tuple[str, float]]]:
-        """Each row's k best: written score (6 decimals) down, then document id down."""
-        count = min(k, scores.shape[1])
+        """Each row's k best: written score (6 decimals) down, then document id down.
+
+        Only candidates are ranked: in each of k blocks of a row the best score is at least
+        the smallest of those maxima, so k documents reach it, and a document more than 1e-6
+        below it is written lower than those k (6 decimals round by at most 5e-7)."""
+        rows, docs = scores.shape
+        count = min(k, docs)
         if count <= 0 or not scores.size:
-            return [[] for _ in range(len(scores))]
-        written = _micro(scores)
+            return [[] for _ in range(rows)]
+        width = docs // count
+        maxima = np.maximum.reduceat(scores, np.arange(0, count * width, width), axis=1)
+        bound = maxima.min(axis=1) - 1e-6
+        row, col = np.nonzero((scores >= bound[:, None]) & (scores > 0))
+        written = _micro(scores[row, col])
         if written.size and int(written.max()) >= 1 << (62 - self._rank_bits):
             raise ValueError("scores too large to rank")
-        keys = (written << self._rank_bits) | self._rank[None, :]
-        keys[~(scores > 0)] = -1
-        best = np.argpartition(-keys, count - 1, axis=1)[:, :count]
-        chosen = np.take_along_axis(keys, best, axis=1)
-        order = np.argsort(-chosen, axis=1)
-        best = np.take_along_axis(best, order, axis=1)
-        keep = np.take_along_axis(chosen, order, axis=1) >= 0
-        values = np.take_along_axis(scores, best, axis=1)
-        ids = self.doc_ids
-        ranked = []
-        for row in range(len(best)):
-            mask = keep[row]
-            ranked.append(
-                [
-                    (ids[i], round(v, 6))
-                    for i, v in zip(
-                        best[row][mask].tolist(), values[row][mask].tolist(), strict=True
-                    )
-                ]
+        keys = (written << self._rank_bits) | self._rank[col]
+        order = np.lexsort((-keys, row))
+        row, col, written = row[order], col[order], written[order]
+        starts = np.searchsorted(row, np.arange(rows + 1))
+        keep = np.arange(len(row)) - starts[row] < count
+        row, col, written = row[keep], col[keep], written[keep]
+        # the float nearest to the written decimal, as Python's round(x, 6) returns it
+        values = (written / 1e6).tolist()
+        names = self._names[col].tolist()
+        bounds = np.searchsorted(row, np.arange(rows + 1)).tolist()
+        return [
+            list(
+                zip(
+                    names[bounds[r] : bounds[r + 1]], values[bounds[r] : bounds[r + 1]], strict=True
+                )
             )
-        return ranked
+            for r in range(rows)
+        ]
 
 
 def _micro(scores: NDArray[np.float64]) -> NDArray[np.int64]:
