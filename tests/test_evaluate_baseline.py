@@ -97,3 +97,31 @@ def test_scores_are_rounded_as_written() -> None:
     )
     assert ranked == expected
     assert [doc for doc, _ in ranked] == ["d", "e", "b", "a", "c"]
+
+
+def _brute_force(ids: list[str], row: np.ndarray, k: int) -> list[tuple[str, float]]:
+    ranked = sorted(
+        ((doc, round(float(x), 6)) for doc, x in zip(ids, row, strict=True) if x > 0),
+        key=lambda item: (-item[1], [-ord(c) for c in item[0]] + [0]),
+    )
+    return ranked[:k]
+
+
+def test_top_k_is_the_full_sort_of_every_document() -> None:
+    rng = np.random.default_rng(3)
+    ids = [f"a{i % 7}.html#{i}" for i in range(300)]
+    index = CharNgramIndex(ids, ["ab"] * len(ids), BaselineOptions())
+    # many ties and near-ties of the written value, zeros, and rows with few positives
+    scores = np.round(rng.random((12, 300)) * 3, int(rng.integers(1, 8)))
+    scores += rng.choice([0.0, 1e-7, 4e-7], scores.shape)
+    scores[3, 10:] = 0.0
+    scores[4] = 0.0
+    for k in (1, 5, 100, 300, 500):
+        got = index._top(scores, k)
+        assert got == [_brute_force(ids, row, k) for row in scores]
+
+
+def test_a_near_tie_below_the_bound_still_wins_by_id() -> None:
+    index = CharNgramIndex(["a", "b"], ["ab", "ab"], BaselineOptions())
+    # both are written 1.000000; "b" sorts first though its raw score is lower
+    assert index._top(np.array([[1.0000001, 1.0]]), 1) == [[("b", 1.0)]]
