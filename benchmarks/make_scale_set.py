@@ -1,4 +1,5 @@
-"""Write a seeded, generated build folder (corpus.jsonl, queries.tsv) for `baseline` and `check`
+"""Write a seeded, generated build folder (corpus.jsonl, queries.tsv, qrels.trec) for `baseline`,
+`check` and `eval`
 at scale: Japanese-like text with no spaces, so every character 2- and 3-gram is a term.
 
 Text is a stream of "words" (1-4 characters of kana, 2,000 kanji and a few Latin letters and
@@ -105,6 +106,7 @@ def main() -> None:
             }
             handle.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
     per_article: dict[int, int] = {}
+    qrels = open(out / "qrels.trec", "w", encoding="utf-8")  # noqa: SIM115 (closed below)
     with open(out / "queries.tsv", "w", encoding="utf-8") as handle:
         targets = rng.integers(0, args.sections, args.queries)
         for target in targets:
@@ -117,7 +119,14 @@ def main() -> None:
             chosen = rng.choice(present, count, replace=False, p=rarity / rarity.sum())
             glue = particles[rng.integers(0, len(particles), count)]
             query = "".join(f"{vocabulary[w]}{g}" for w, g in zip(chosen, glue, strict=True))
-            handle.write(f"a{article:05d}.html#q{index}\t{query[:25]}\n")
+            qid = f"a{article:05d}.html#q{index}"
+            handle.write(f"{qid}\t{query[:25]}\n")
+            # the query's own section is grade 2, the rest of its article 1 (as a build writes)
+            first = article * SECTIONS_PER_ARTICLE
+            for number in range(first, min(first + SECTIONS_PER_ARTICLE, args.sections)):
+                grade = 2 if number == target else 1
+                qrels.write(f"{qid} 0 a{article:05d}.html#{number - first} {grade}\n")
+    qrels.close()
     print(f"{args.sections} sections in {articles} articles, {args.queries} queries -> {out}")
 
 

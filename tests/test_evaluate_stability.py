@@ -185,6 +185,7 @@ def test_eval_sizes_table(two_runs: list[str], capsys: pytest.CaptureFixture[str
     assert "stability: 50 subsets per size, drawn without replacement by whole articles" in out
     assert "tfidf (vs bm25)" in out and "swap=" in out and "wrong=" in out
     assert "n=10 RR(rel=2)@10=" in out
+    assert "note: at n = 4, 10 a subset holds fewer than 10 articles" in out
     assert "recall at k (R(rel=2)@k)" in out
 
 

@@ -33,7 +33,12 @@ from .statistics import (
     power_factor,
     queries_needed,
     stability_by_size,
+    units_per_subset,
 )
+
+#: Below this many articles a subset's cluster bootstrap is too narrow to read (a bootstrap
+#: of 2 or 3 clusters can only reshuffle them); the table says so for those sizes.
+FEW_ARTICLES = 10
 
 #: A set size of `eval --sizes`: a number of queries, or the whole set.
 Size = int | Literal["all"]
@@ -433,6 +438,18 @@ def format_stability(report: EvalReport) -> str:
                     cell += f" swap={row.swap_rate:.3f} wrong={row.wrong_call_rate:.3f}"
                 cells.append(cell)
             lines.append(f"n={n:>{digits}} " + " | ".join(cells))
+    if study["draw"] == "article":
+        few = [
+            n
+            for n in study["sizes"]
+            if units_per_subset(n, report.queries, report.articles) < FEW_ARTICLES
+        ]
+        if few:
+            lines.append(
+                f"note: at n = {', '.join(map(str, few))} a subset holds fewer than "
+                f"{FEW_ARTICLES} articles: a bootstrap over so few understates the width "
+                "(read the [low,high] range there)"
+            )
     left_out = study.get("left_out") or []
     if left_out:
         lines.append(f"left out (more than the {report.queries} queries): {left_out}")
