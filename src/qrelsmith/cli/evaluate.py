@@ -48,7 +48,7 @@ def _ngrams(text: str) -> tuple[int, int]:
 
 def handle_baseline(args: argparse.Namespace) -> int:
     """Retrieve the top k sections of every query with the character n-gram baseline."""
-    from ..evaluate.baseline import iter_baseline
+    from ..evaluate.baseline import indexed_texts, search_texts
     from ..evaluate.runs import write_run
 
     options = override(config_of(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
@@ -56,8 +56,9 @@ def handle_baseline(args: argparse.Namespace) -> int:
     if not build.topics:
         raise DataError(f"{args.dir}: no {QUERIES} or {GOLDEN}")
     topics = build.topics
-    run = iter_baseline(build.corpus, topics, options)
-    del build  # the index holds what the search needs: let the records go
+    doc_ids, texts = indexed_texts(build.corpus)
+    del build  # only the sections' ids and text are needed: let the records go
+    run = search_texts(doc_ids, texts, topics, options)
     if args.out == "-":
         write_run(sys.stdout, run, options.tag)
     else:

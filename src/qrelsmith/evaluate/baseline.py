@@ -135,9 +135,9 @@ def packed_counts(
 class _PackedBm25:
     """BM25 over packed n-grams: the terms x documents weight matrix, built chunk by chunk.
 
-    Pass one keeps, per chunk, the n-grams as indices into the chunk's own vocabulary (4 bytes
-    and a 1-byte count per entry, wider when a count needs it); the vocabulary is their union;
-    pass two fills the weight matrix in place, term by term, documents in order (a counting
+    Pass one keeps, per chunk, each n-gram as the id it got when first seen (4 bytes) and its
+    count (1 byte, wider when a count needs it), and the sorted vocabulary of all; pass two
+    maps the ids to the strings' order and fills the weight matrix in place, term by term, documents in order (a counting
     sort: no second copy). Peak: ~17 bytes per document-term entry (12 for the matrix)."""
 
     def __init__(self, texts: Sequence[str], options: BaselineOptions):
@@ -145,23 +145,33 @@ class _PackedBm25:
         docs = len(texts)
         lengths = np.zeros(docs, dtype=np.float64)
         kept: list[tuple[int, NDArray[np.int64], NDArray[np.uint32], NDArray[Any]]] = []
-        vocabularies = []
+        # every n-gram seen so far, sorted, with the id it got when first seen
+        seen = np.zeros(0, dtype=np.int64)
+        seen_ids = np.zeros(0, dtype=np.uint32)
         for start, end, doc, packed, counts in packed_counts(texts, self.ngrams):
             lengths += np.bincount(doc, weights=counts, minlength=docs)
             vocabulary, local = np.unique(packed, return_inverse=True)
-            vocabularies.append(vocabulary)
+            at = np.searchsorted(seen, vocabulary)
+            known = at < len(seen)
+            known[known] = seen[at[known]] == vocabulary[known]
+            ids = np.empty(len(vocabulary), dtype=np.uint32)
+            ids[known] = seen_ids[at[known]]
+            fresh = ~known
+            ids[fresh] = np.arange(len(seen), len(seen) + int(fresh.sum()), dtype=np.uint32)
+            seen = np.insert(seen, at[fresh], vocabulary[fresh])
+            seen_ids = np.insert(seen_ids, at[fresh], ids[fresh])
             most = counts.max(initial=0)
             narrow = np.uint8 if most < 1 << 8 else np.uint16 if most < 1 << 16 else np.uint32
             per_doc = np.bincount(doc - start, minlength=end - start)
-            kept.append((start, per_doc, local.astype(np.uint32), counts.astype(narrow)))
-        self.vocabulary = (
-            np.unique(np.concatenate(vocabularies)) if vocabularies else np.zeros(0, np.int64)
-        )
-        to_global = [np.searchsorted(self.vocabulary, v).astype(np.int32) for v in vocabularies]
-        del vocabularies
+            kept.append((start, per_doc, ids[local], counts.astype(narrow)))
+        self.vocabulary = seen
+        # first-seen id -> term number in the strings' order
+        term_of = np.empty(len(seen), dtype=np.int32)
+        term_of[seen_ids] = np.arange(len(seen), dtype=np.int32)
+        del seen_ids
         df = np.zeros(len(self.vocabulary), dtype=np.int64)
-        for (_, _, stored, _), mapping in zip(kept, to_global, strict=True):
-            df += np.bincount(mapping[stored], minlength=len(df))
+        for _, _, stored, _ in kept:
+            df += np.bincount(term_of[stored], minlength=len(df))
         k1, b = options.k1, options.b
         # the expressions of _bm25_weights, in its order, so every weight is the same double
         average = lengths.mean() if docs else 1.0
@@ -173,9 +183,9 @@ class _PackedBm25:
         indices = np.empty(int(indptr[-1]), dtype=np.int32)
         filled = indptr[:-1].copy()
         while kept:
-            first, per_doc, local_ids, tallies = kept.pop(0)
-            terms = to_global.pop(0)[local_ids]
-            del local_ids
+            first, per_doc, stored, tallies = kept.pop(0)
+            terms = term_of[stored]
+            del stored
             owner = np.repeat(np.arange(first, first + len(per_doc), dtype=np.int32), per_doc)
             order = np.argsort(terms, kind="stable")  # documents stay in order within a term
             terms, owner = terms[order], owner[order]
@@ -356,8 +366,22 @@ def iter_baseline(
     corpus: Sequence[CorpusRecord], topics: Mapping[str, str], options: BaselineOptions
 ) -> Iterable[tuple[str, list[tuple[str, float]]]]:
     """``run_baseline`` one query at a time, for writing a large run without holding it."""
-    if not corpus:
+    return search_texts(*indexed_texts(corpus), topics, options)
+
+
+def indexed_texts(corpus: Sequence[CorpusRecord]) -> tuple[list[str], list[str]]:
+    """The ids and the indexed text (heading, a line break, text) of the sections."""
+    return [r.id for r in corpus], [f"{r.heading}\n{r.text}" for r in corpus]
+
+
+def search_texts(
+    doc_ids: list[str], texts: list[str], topics: Mapping[str, str], options: BaselineOptions
+) -> Iterable[tuple[str, list[tuple[str, float]]]]:
+    """Index ``texts`` and search ``topics``, one query at a time; ``texts`` is emptied once
+    indexed (the index keeps what the search needs), so a caller holding no other reference
+    frees the corpus text before the search."""
+    if not doc_ids:
         return ((qid, []) for qid in topics)
-    doc_ids = [record.id for record in corpus]
-    texts = [f"{record.heading}\n{record.text}" for record in corpus]
-    return CharNgramIndex(doc_ids, texts, options).iter_search(topics, options.k)
+    index = CharNgramIndex(doc_ids, texts, options)
+    texts.clear()
+    return index.iter_search(topics, options.k)
