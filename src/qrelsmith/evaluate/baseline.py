@@ -137,8 +137,9 @@ class _PackedBm25:
 
     Pass one keeps, per chunk, each n-gram as the id it got when first seen (4 bytes) and its
     count (1 byte, wider when a count needs it), and the sorted vocabulary of all; pass two
-    maps the ids to the strings' order and fills the weight matrix in place, term by term, documents in order (a counting
-    sort: no second copy). Peak: ~17 bytes per document-term entry (12 for the matrix)."""
+    maps the ids to the strings' order and fills the weight matrix in place, term by term,
+    documents in order (a counting sort: no second copy). Peak: ~17 bytes per document-term
+    entry (12 for the matrix)."""
 
     def __init__(self, texts: Sequence[str], options: BaselineOptions):
         self.ngrams = options.ngrams
