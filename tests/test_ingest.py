@@ -231,3 +231,123 @@ def test_a_record_without_target_uri_is_reported_in_plain_words(
     assert [p.article_id for p in pages if not p.error] == ["example.com/after"]
     [error] = [p.error for p in pages if p.error]
     assert error is not None and "no WARC-Target-URI" in error and _plain_words(error), error
+
+
+def _crawl_of(count: int, compress: bool) -> tuple[bytes, list[tuple[int, int]]]:
+    """A WARC of ``count`` request/response pairs and the (start, end) of every response
+    record (one gzip member each when compressed)."""
+    import io
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    buffer = io.BytesIO()
+    writer = WARCWriter(buffer, gzip=compress)
+    spans = []
+    for number in range(count):
+        url = f"https://example.com/page/{number}"
+        request = StatusAndHeaders(f"GET {url} HTTP/1.1", [], is_http_request=True)
+        writer.write_record(writer.create_warc_record(url, "request", http_headers=request))
+        http = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+        body = f"<html><body><h2>Page {number}</h2><p>{'text ' * 40}</p></body></html>"
+        start = buffer.tell()
+        writer.write_record(
+            writer.create_warc_record(
+                url, "response", payload=io.BytesIO(body.encode()), http_headers=http
+            )
+        )
+        spans.append((start, buffer.tell()))
+    return buffer.getvalue(), spans
+
+
+def _reported_range(error: str) -> tuple[int, int]:
+    import re
+
+    found = re.match(r"bytes (\d+)–(\d+) of ", error)
+    assert found, error
+    return int(found.group(1)), int(found.group(2))
+
+
+@pytest.mark.parametrize("compress", [True, False])
+@pytest.mark.parametrize("every", [1, 2, 3, 5, 7])
+def test_every_record_is_built_or_reported_however_many_members_are_damaged(
+    tmp_path: Path, compress: bool, every: int
+) -> None:
+    # Issue 16: two damaged gzip members made warcio stop, and records after them were lost
+    # without a word; reported ranges named bytes past the end of the file.
+    whole, spans = _crawl_of(50, compress)
+    damaged = bytearray(whole)
+    hit = spans[every - 1 :: every]
+    for start, _ in hit:
+        # inside the deflate data of a member; the WARC/1.0 line of a plain record
+        at = start + 20 if compress else start
+        damaged[at : at + 8] = b"\x00" * 8
+    path = tmp_path / ("crawl.warc.gz" if compress else "crawl.warc")
+    path.write_bytes(bytes(damaged))
+    pages = list(read_warc(path))
+    built = [p.article_id for p in pages if p.error is None]
+    errors = [p.error for p in pages if p.error is not None]
+    assert len(built) + len(errors) == 50
+    wanted = [f"example.com/page/{n}" for n in range(50) if (n + 1) % every]
+    assert built == wanted
+    ranges = [_reported_range(error) for error in errors]
+    if compress:  # a damaged member is named whole: its first and last byte
+        assert ranges == [(start, end - 1) for start, end in hit]
+    else:  # up to the next record's start (the request before the next response)
+        for (first, last), (start, _) in zip(ranges, hit, strict=True):
+            assert first == start and damaged[last + 1 : last + 8] in (b"WARC/1.", b"")
+    assert all(last < len(damaged) for _, last in ranges)
+
+
+@pytest.mark.parametrize("compress", [True, False])
+def test_a_damaged_member_and_a_cut_last_record_are_both_reported(
+    tmp_path: Path, compress: bool
+) -> None:
+    whole, spans = _crawl_of(10, compress)
+    damaged = bytearray(whole[: spans[-1][0] + (spans[-1][1] - spans[-1][0]) // 2])
+    at = spans[3][0] + (20 if compress else 0)
+    damaged[at : at + 8] = b"\x00" * 8
+    path = tmp_path / ("crawl.warc.gz" if compress else "crawl.warc")
+    path.write_bytes(bytes(damaged))
+    pages = list(read_warc(path))
+    assert [p.article_id for p in pages if p.error is None] == [
+        f"example.com/page/{n}" for n in (0, 1, 2, 4, 5, 6, 7, 8)
+    ]
+    errors = [(p.article_id, p.error) for p in pages if p.error]
+    assert len(errors) == 2
+    assert _reported_range(errors[0][1] or "")[0] == spans[3][0]
+    assert errors[1][0] == "example.com/page/9"
+    assert (errors[1][1] or "").startswith("truncated WARC record: ")
+
+
+@pytest.mark.parametrize("compress", [True, False])
+def test_warc_pages_whose_target_is_no_web_url_are_reported(tmp_path: Path, compress: bool) -> None:
+    # Issue 16: file:, relative and javascript: targets were passed over without a word.
+    import io
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    buffer = io.BytesIO()
+    writer = WARCWriter(buffer, gzip=compress)
+    targets = [
+        "file:///etc/page.html",
+        "guides/relative.html",
+        "javascript:void(0)",
+        "https://e.com/ok",
+    ]
+    for url in targets:
+        http = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+        body = io.BytesIO(b"<html><body><h2>Title</h2><p>text</p></body></html>")
+        writer.write_record(
+            writer.create_warc_record(url, "response", payload=body, http_headers=http)
+        )
+    path = tmp_path / ("x.warc.gz" if compress else "x.warc")
+    path.write_bytes(buffer.getvalue())
+    pages = list(read_warc(path))
+    assert [p.article_id for p in pages if p.error is None] == ["e.com/ok"]
+    assert [p.error for p in pages if p.error] == [
+        "the target URI is a file: URI, not a web page: 'file:///etc/page.html'",
+        "the target URI is relative, not a URL: 'guides/relative.html'",
+        "the target URI is a javascript: URI, not a web page: 'javascript:void(0)'",
+    ]
