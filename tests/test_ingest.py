@@ -351,3 +351,86 @@ def test_warc_pages_whose_target_is_no_web_url_are_reported(tmp_path: Path, comp
         "the target URI is relative, not a URL: 'guides/relative.html'",
         "the target URI is a javascript: URI, not a web page: 'javascript:void(0)'",
     ]
+
+
+PAGE = b"<html><body><h2>Heading</h2><p>text</p></body></html>"
+
+
+def _unreadable(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    """Make ``folder`` fail to list as a folder without read permission does (the tests run
+    as root, whom chmod does not stop)."""
+    import os
+
+    real = os.scandir
+
+    def scandir(path: object = ".") -> object:
+        if not isinstance(path, int) and os.fspath(path) == os.fspath(folder):  # type: ignore[arg-type]
+            raise PermissionError(13, "Permission denied", os.fspath(folder))  # type: ignore[arg-type]
+        return real(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
+def test_an_unreadable_sub_folder_is_reported_and_the_build_exits_3(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 16: the walk ignored errors: exit 0, "skipped pages: 0".
+    from qrelsmith.cli import main
+
+    site = tmp_path / "site"
+    (site / "locked").mkdir(parents=True)
+    (site / "locked" / "page.html").write_bytes(PAGE)
+    (site / "a.html").write_bytes(PAGE)
+    (site / "z.html").write_bytes(PAGE)
+    _unreadable(monkeypatch, site / "locked")
+    pages = list(iter_pages([site]))
+    assert [(p.article_id, p.error) for p in pages] == [
+        ("a.html", None),
+        ("locked/", "unreadable folder: Permission denied"),
+        ("z.html", None),
+    ]
+    out = tmp_path / "out"
+    for workers in ("1", "2"):
+        assert main(["build", str(site), "--out", str(out), "-q", "-j", workers]) == 3
+        report = json.loads((out / "report.json").read_text())
+        assert report["skipped"] == [
+            {"path": "locked/", "reason": "unreadable folder: Permission denied"}
+        ]
+
+
+def test_symlinked_sub_folders_are_followed_and_a_loop_is_reported(tmp_path: Path) -> None:
+    # Issue 16: a symlinked sub-folder was neither read nor reported.
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "common.html").write_bytes(PAGE)
+    site = tmp_path / "site"
+    (site / "guides").mkdir(parents=True)
+    (site / "guides" / "a.html").write_bytes(PAGE)
+    (site / "guides" / "shared").symlink_to(shared, target_is_directory=True)
+    (site / "guides" / "again").symlink_to(site, target_is_directory=True)  # a loop
+    pages = [(p.article_id, p.error) for p in iter_pages([site])]
+    assert pages == [
+        ("guides/a.html", None),
+        ("guides/again/", "a symbolic link to a folder it is inside (a loop): not followed"),
+        ("guides/shared/common.html", None),
+    ]
+
+
+def test_a_file_name_that_is_not_utf8_costs_nothing(tmp_path: Path) -> None:
+    # Issue 16: one such name crashed the whole build (a traceback in report.py, exit 1).
+    import os
+
+    from qrelsmith.cli import main
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "good.html").write_bytes(PAGE)
+    with open(os.path.join(os.fsencode(site), b"bad\xff\xfe.html"), "wb") as handle:
+        handle.write(PAGE)
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 0
+    corpus = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
+    assert [(r["id"], r["path"]) for r in corpus] == [
+        ("bad%25FF%25FE.html#0", "bad%FF%FE.html"),
+        ("good.html#0", "good.html"),
+    ]

@@ -109,7 +109,17 @@ def url_id(url: str) -> str:
     return safe_id(location)
 
 
+_UNDECODED = re.compile("[\udc80-\udcff]")
+
+
+def readable_name(name: str) -> str:
+    """A file name as text every output can hold: bytes of the name that are not UTF-8 (which
+    Python keeps as lone surrogates) are percent-encoded, ``bad\\xff.html`` -> ``bad%FF.html``."""
+    return _UNDECODED.sub(lambda m: f"%{ord(m.group(0)) - 0xDC00:02X}", name)
+
+
 def _file_page(path: str | Path, relative: str) -> Page:
+    relative = readable_name(relative)
     return Page(
         safe_id(relative), relative, b"", file=os.fspath(path), markdown=is_markdown(relative)
     )
@@ -122,10 +132,13 @@ BUILD_MARKERS = ("golden.jsonl", "report.json")
 
 class Listing(list[tuple[str, str]]):
     """The pages of a folder, (relative path with "/", full path) sorted, and the count of the
-    files of the other kind that were passed over (``html_files``)."""
+    files of the other kind that were passed over (``html_files``). A sub-folder that could
+    not be read (or a link that loops back) is an entry too, its relative path ending in "/",
+    with its reason in ``unread``: it becomes a skipped entry, in its place in the order."""
 
     passed_over: int = 0
     passed_over_kind: Literal["HTML", "Markdown"] = "Markdown"
+    unread: dict[str, str]
 
 
 def html_files(root: Path) -> Listing:
@@ -136,19 +149,41 @@ def html_files(root: Path) -> Listing:
     A tree holds HTML pages (*.html, *.htm) or Markdown ones (*.md, *.markdown): whichever
     there are more of (HTML on a tie). The others are not pages of that site: the notes of an
     HTML crawl (README.md, CASES.md), the templates of a Markdown docs tree
-    (overrides/main.html). The listing says how many were passed over, and of which kind."""
+    (overrides/main.html). The listing says how many were passed over, and of which kind.
+
+    Symbolic links to folders are followed (a docs tree links shared pages in), except one
+    that leads back to a folder it is inside (a loop), which is listed as unread, as is a
+    folder that cannot be read (no permission, removed during the walk)."""
     top = os.fspath(root)
     found: list[tuple[str, str]] = []
     markdown: list[tuple[str, str]] = []
-    for folder, dirs, files in os.walk(top):
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if not d.startswith(".")
-            and not all(os.path.exists(os.path.join(folder, d, m)) for m in BUILD_MARKERS)
-        )
+    unread: dict[str, str] = {}
+
+    def relative(folder: str) -> str:
         inside = os.path.relpath(folder, top)
-        prefix = "" if inside == os.curdir else inside.replace(os.sep, "/") + "/"
+        return "" if inside == os.curdir else inside.replace(os.sep, "/") + "/"
+
+    def cannot_read(error: OSError) -> None:
+        folder = os.fspath(error.filename or top)
+        unread[folder] = f"unreadable folder: {error.strerror or error}"
+
+    for folder, dirs, files in os.walk(top, onerror=cannot_read, followlinks=True):
+        here = os.path.realpath(folder)
+        kept = []
+        for name in sorted(dirs):
+            full = os.path.join(folder, name)
+            if name.startswith(".") or all(
+                os.path.exists(os.path.join(full, m)) for m in BUILD_MARKERS
+            ):
+                continue
+            if os.path.islink(full):
+                target = os.path.realpath(full)
+                if here == target or here.startswith(target.rstrip(os.sep) + os.sep):
+                    unread[full] = "a symbolic link to a folder it is inside (a loop): not followed"
+                    continue
+            kept.append(name)
+        dirs[:] = kept
+        prefix = relative(folder)
         for name in files:
             lower = name.lower()
             if lower.endswith(HTML_SUFFIXES):
@@ -159,8 +194,10 @@ def html_files(root: Path) -> Listing:
     chosen, other = found, markdown
     if len(markdown) > len(found):
         chosen, other, kind = markdown, found, "HTML"
-    listing = Listing(sorted(chosen))
+    folders = [(relative(full) or (Path(top).name or "root") + "/", full) for full in unread]
+    listing = Listing(sorted(chosen + folders))
     listing.passed_over, listing.passed_over_kind = len(other), kind
+    listing.unread = unread
     return listing
 
 
@@ -183,15 +220,20 @@ def folder_listings(paths: Sequence[Path]) -> Listings:
     return {path: html_files(path) for path in paths if input_kind(path) == "folder"}
 
 
-def _listing(path: Path, listings: Listings | None) -> list[tuple[str, str]]:
+def _listing(path: Path, listings: Listings | None) -> Listing:
     return listings[path] if listings is not None and path in listings else html_files(path)
 
 
 def read_folder(root: Path, listings: Listings | None = None, prefix: str = "") -> Iterator[Page]:
     """Every page ``html_files`` finds below ``root``, in sorted path order; ids and paths
     start with ``prefix`` (``folder_prefixes``)."""
-    for relative, full in _listing(root, listings):
-        yield _file_page(full, prefix + relative)
+    listing = _listing(root, listings)
+    unread = getattr(listing, "unread", {})
+    for relative, full in listing:
+        if full in unread:
+            yield _error_page(readable_name(prefix + relative), unread[full])
+        else:
+            yield _file_page(full, prefix + relative)
 
 
 def read_file(path: Path) -> Iterator[Page]:
@@ -856,12 +898,12 @@ def in_id_order(paths: Sequence[Path], listings: Listings | None = None) -> bool
         kind = input_kind(path)
         if kind == "folder":
             prefix = prefixes.get(path, "")
-            keys.extend(
-                (safe_id(prefix + relative), prefix + relative)
-                for relative, _ in _listing(path, listings)
-            )
+            for relative, _ in _listing(path, listings):
+                shown = readable_name(prefix + relative)
+                keys.append((safe_id(shown), shown))
         elif kind == "html":
-            keys.append((safe_id(path.name), path.name))
+            shown = readable_name(path.name)
+            keys.append((safe_id(shown), shown))
         else:
             return False
     return all(a < b for a, b in zip(keys, keys[1:], strict=False))
@@ -900,7 +942,7 @@ def iter_pages(
         for page in pages:
             if position is not None and page.end is not None:
                 position(base + page.end)
-            yield replace(page, source=path.name) if len(checked) > 1 else page
+            yield replace(page, source=readable_name(path.name)) if len(checked) > 1 else page
         if position is not None:
             with contextlib.suppress(OSError):
                 base += path.stat().st_size
