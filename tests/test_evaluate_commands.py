@@ -348,3 +348,84 @@ def test_validate_counts_one_problem_in_the_singular(
     captured = capsys.readouterr()
     assert len(captured.out.splitlines()) == 1
     assert captured.err.startswith(f"error: 1 problem in {broken}")
+
+
+def _align(tmp_path: Path, chunks: list[dict[str, str]], out: Path) -> int:
+    path = tmp_path / "chunks.jsonl"
+    path.write_text("".join(json.dumps(c) + "\n" for c in chunks), encoding="utf-8")
+    return main(["align", str(BUILD), "--chunks", str(path), "--out", str(out)])
+
+
+def test_align_over_chunks_of_another_site_or_with_repeated_ids_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 16: "0 of 5 chunks mapped", exit 0 and an empty golden set; repeated ids passed.
+    other = [{"id": f"c{n}", "url": f"https://other.org/{n}", "text": "x" * 200} for n in range(5)]
+    assert _align(tmp_path, other, tmp_path / "a") == 1
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("error: none of the 5 chunks maps to a section of ") and err.count("\n") == 1
+    )
+    assert not (tmp_path / "a").exists()
+    chunks = [
+        json.loads(line)
+        for line in (FIXTURE / "chunks.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert _align(tmp_path, [*chunks, chunks[0]], tmp_path / "b") == 1
+    assert capsys.readouterr().err == (
+        f"error: chunk id {chunks[0]['id']!r} is used twice (chunks 1 and {len(chunks) + 1}): "
+        "ids must be unique\n"
+    )
+
+
+def test_align_is_swapped_in_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 16: a full disk left new corpus/qrels/golden beside the old beir/ and report.
+    import errno
+
+    from qrelsmith.evaluate import align
+
+    out = tmp_path / "chunks"
+    assert (
+        main(["align", str(BUILD), "--chunks", str(FIXTURE / "chunks.jsonl"), "--out", str(out)])
+        == 0
+    )
+    (out / "my-notes.txt").write_text("kept")
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    fewer = [
+        json.loads(line)
+        for line in (FIXTURE / "chunks.jsonl").read_text(encoding="utf-8").splitlines()
+    ][:3]
+
+    def full_disk(path: object, value: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(align, "write_json", full_disk)
+        assert _align(tmp_path, fewer, out) == 1
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert _align(tmp_path, fewer, out) == 0
+    assert (out / "my-notes.txt").read_text() == "kept"
+    assert not [
+        p for p in tmp_path.iterdir() if p.name.startswith(".chunks.") and "lock" not in p.name
+    ]
+
+
+def test_align_takes_a_build_holding_a_malformed_url() -> None:
+    # Issue 16: the URL "http://[bad" in a build made align raise ValueError.
+    from qrelsmith.evaluate.align import _article_lookup, find_article
+    from qrelsmith.models import CorpusRecord
+
+    record = CorpusRecord(
+        id="[bad#0",
+        article_id="[bad",
+        path="[bad",
+        url="http://[bad",
+        title="",
+        heading="",
+        text="t",
+    )
+    keys = _article_lookup([record])
+    assert find_article({"url": "http://[bad"}, keys) == "[bad"
+    assert find_article({"url": "http://[other"}, keys) is None

@@ -205,7 +205,7 @@ class StagedFolder:
     the next writer puts it back before it starts.
     """
 
-    def __init__(self, out: str | Path) -> None:
+    def __init__(self, out: str | Path, lock: bool = True) -> None:
         self.shown = Path(out)
         # Renames work on the folder itself, not on a symbolic link to it.
         self.target = Path(os.path.realpath(out))
@@ -213,11 +213,13 @@ class StagedFolder:
         self.name = self.target.name
         self.path = self.target  # set to the staging folder on entering
         self._lock: IO[bytes] | None = None
+        self._locked = lock  # False: the caller holds the lock of the folder this is in
         self._committed = False
 
     def __enter__(self) -> StagedFolder:
         self.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = _exclusive_lock(self.parent / f".{self.name}{LOCK_SUFFIX}", self.shown)
+        if self._locked:
+            self._lock = _exclusive_lock(self.parent / f".{self.name}{LOCK_SUFFIX}", self.shown)
         try:
             self._recover()
             self.path = Path(
@@ -248,9 +250,8 @@ class StagedFolder:
             shutil.rmtree(stale, ignore_errors=True)
 
     def _unlock(self) -> None:
-        if self._lock is not None:
-            self._lock.close()  # closing the file releases the lock; the file stays
-            self._lock = None
+        release_lock(self._lock)
+        self._lock = None
 
     def carry(self, name: str) -> None:
         """Hard-link the previous folder's entry ``name`` (file or folder) into the staging
@@ -285,23 +286,88 @@ class StagedFolder:
         shutil.rmtree(backup, ignore_errors=True)
 
 
-def _exclusive_lock(path: Path, shown: Path) -> IO[bytes] | None:
+#: Lock files this process holds. A worker process forked while a build holds its lock gets
+#: a copy of the descriptor, and an flock lock lasts while any copy is open: a worker that
+#: outlived a killed build would block every later one. Each forked child closes its copies.
+_HELD: set[IO[bytes]] = set()
+
+
+def _drop_inherited_locks() -> None:
+    for handle in list(_HELD):
+        with contextlib.suppress(OSError):
+            handle.close()
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_drop_inherited_locks)
+
+
+def _holder(handle: IO[bytes]) -> str:
+    """ ", process N: COMMAND" for the holder the lock file names, "" when it names none."""
+    with contextlib.suppress(OSError, ValueError):
+        handle.seek(0)
+        pid, _, what = handle.read(200).decode("utf-8", "replace").strip().partition(" ")
+        if int(pid) > 0:
+            return f", process {int(pid)}" + (f": {what}" if what else "")
+    return ""
+
+
+def _exclusive_lock(
+    path: Path, shown: Path, wait: Callable[[str], None] | None = None, what: str = "build"
+) -> IO[bytes] | None:
+    """Hold the exclusive lock on ``path``: a DataError at once when another process holds it,
+    or, with ``wait``, tell ``wait`` why and block until it is free. The kernel releases the
+    lock when its holder dies, however it dies, so a lock held by no live process never
+    blocks; the file names the holder's process id, for the message."""
     try:
         import fcntl
     except ImportError:  # Windows: no advisory locks of this kind, builds are not guarded
         return None
     handle = open(path, "a+b")  # noqa: SIM115 - held until the writer is done
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        handle.close()
-        raise DataError(
-            f"another build is writing into {shown} (it holds {path}); wait for it to end"
-        ) from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if wait is None:
+                raise DataError(
+                    f"another build is writing into {shown} (it holds {path}"
+                    f"{_holder(handle)}); wait for it to end"
+                ) from None
+            wait(f"waiting for the build writing into {shown} to end ({path}{_holder(handle)})")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        handle.truncate(0)
+        handle.write(f"{os.getpid()} {what}\n".encode())
+        handle.flush()
     except BaseException:
         handle.close()
         raise
+    _HELD.add(handle)
     return handle
+
+
+def release_lock(handle: IO[bytes] | None) -> None:
+    """Let go of a lock ``_exclusive_lock`` took (closing the file releases it; the file stays)."""
+    if handle is not None:
+        _HELD.discard(handle)
+        handle.close()
+
+
+@contextlib.contextmanager
+def build_lock(
+    folder: str | Path, what: str, wait: Callable[[str], None] | None = None
+) -> Iterator[None]:
+    """Hold the lock a build of ``folder`` holds, for the command ``what`` that writes into
+    the build folder in place (``audit apply``, ``audit sample``, ``diff``): it waits while a
+    build (or another such command) is writing, and ``wait`` is told so; a build started
+    meanwhile fails at once, as it does beside another build."""
+    target = Path(os.path.realpath(folder))
+    lock = target.parent / f".{target.name}{LOCK_SUFFIX}"
+    handle = _exclusive_lock(lock, Path(folder), wait or (lambda _: None), what)
+    try:
+        yield
+    finally:
+        release_lock(handle)
 
 
 def _link_or_copy(source: str, destination: str) -> str:

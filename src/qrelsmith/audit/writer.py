@@ -10,7 +10,7 @@ from ..buildfolder import Build, load_build, read_document
 from ..config import Config
 from ..errors import DataError
 from ..export import AUDIT_FOLDER
-from ..files import write_text
+from ..files import StagedFolder, write_text
 from ..models import AuditSample, CarriedVerdict, DiffReport
 from . import labelstudio
 from .page import HTML_FILE, write_page
@@ -94,14 +94,17 @@ def write_audit(
     ``carried`` verdicts (``qrelsmith diff``) are filled in on the sheet's rows."""
     folder = build.folder / AUDIT_FOLDER
     rows = prefill(review_rows(build, sample), carried or {})
-    write_csv(folder / CSV_FILE, rows)
-    write_page(folder / HTML_FILE, build, sample, rows)
-    written = [folder / CSV_FILE, folder / HTML_FILE]
-    for name in dict.fromkeys(formats):  # --format given twice writes once
-        written += EXTRA_FORMATS[name](folder, build, rows)
-    # Last, so a sample.json always describes sheets that are fully written.
-    write_text(folder / SAMPLE_FILE, sample.model_dump_json(indent=2) + "\n")
-    return written
+    # Staged and swapped in whole: a full disk halfway never leaves a new sheet beside the
+    # old sample.json. Other files of audit/ (diff.json) are carried over.
+    with StagedFolder(folder, lock=False) as staged:
+        write_csv(staged.path / CSV_FILE, rows)
+        write_page(staged.path / HTML_FILE, build, sample, rows)
+        written = [CSV_FILE, HTML_FILE]
+        for name in dict.fromkeys(formats):  # --format given twice writes once
+            written += [p.name for p in EXTRA_FORMATS[name](staged.path, build, rows)]
+        write_text(staged.path / SAMPLE_FILE, sample.model_dump_json(indent=2) + "\n")
+        staged.commit(keep=lambda name: True)
+    return [folder / name for name in written]
 
 
 def prefill(

@@ -17,7 +17,7 @@ from ..buildfolder import Build, load_build, read_document
 from ..diff import DIFF_FILE, diff_builds, summary
 from ..errors import QrelsmithError, UsageError
 from ..export import AUDIT_FOLDER
-from ..files import write_json
+from ..files import build_lock, write_json
 from ..models import AuditSample
 from .options import FORMATTER, error_line, say, warn
 
@@ -151,7 +151,11 @@ def _run(args: argparse.Namespace) -> int:
     else:
         for line in summary(report):
             print(line)
-        target = target or new.folder / AUDIT_FOLDER / DIFF_FILE
-        write_json(target, report)
+        if target is None:  # into the build folder: not while a build swaps it
+            target = new.folder / AUDIT_FOLDER / DIFF_FILE
+            with build_lock(new.folder, "diff", wait=say):
+                write_json(target, report)
+        else:
+            write_json(target, report)
         say(f"wrote {target}")
     return EXIT_DIFFERENT if report.changed_anything else EXIT_SAME
