@@ -20,6 +20,7 @@ from typing import IO, Any
 from pydantic import BaseModel
 
 from .errors import DataError, UsageError
+from .layout import lock_name
 
 
 def dumps(value: Any) -> str:
@@ -188,7 +189,6 @@ def first_bad_line(lines: Iterable[str], fields: int) -> int:
 #: the build does not read them as pages, and on the same file system, so renames are atomic.
 STAGING_MARK = ".staging-"
 BACKUP_MARK = ".old-"
-LOCK_SUFFIX = ".lock"
 
 
 class StagedFolder:
@@ -219,7 +219,7 @@ class StagedFolder:
     def __enter__(self) -> StagedFolder:
         self.parent.mkdir(parents=True, exist_ok=True)
         if self._locked:
-            self._lock = _exclusive_lock(self.parent / f".{self.name}{LOCK_SUFFIX}", self.shown)
+            self._lock = _exclusive_lock(self.parent / lock_name(self.name), self.shown)
         try:
             self._recover()
             self.path = Path(
@@ -362,7 +362,7 @@ def build_lock(
     build (or another such command) is writing, and ``wait`` is told so; a build started
     meanwhile fails at once, as it does beside another build."""
     target = Path(os.path.realpath(folder))
-    lock = target.parent / f".{target.name}{LOCK_SUFFIX}"
+    lock = target.parent / lock_name(target.name)
     handle = _exclusive_lock(lock, Path(folder), wait or (lambda _: None), what)
     try:
         yield

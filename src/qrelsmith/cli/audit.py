@@ -13,9 +13,8 @@ from ..buildfolder import load_build
 from ..config import AuditOptions
 from ..diff import review_plan
 from ..errors import DataError, UsageError
-from ..export import AUDIT_FOLDER
-from ..export.jsonl import GOLDEN
 from ..files import build_lock
+from ..layout import AUDIT_CSV, AUDIT_FOLDER, GOLDEN
 from .options import FORMATTER, add_config, config_of, override, positive, say
 
 #: The documented defaults, shown in --help (a --config file may change them).
@@ -137,7 +136,7 @@ def _sample(args: argparse.Namespace, options: AuditOptions) -> int:
     unapplied = 0 if args.force else unapplied_verdicts(build.folder)
     if unapplied:
         raise UsageError(
-            f"{build.folder / AUDIT_FOLDER}/audit.csv holds {unapplied} "
+            f"{build.folder / AUDIT_FOLDER / AUDIT_CSV} holds {unapplied} "
             f"{'verdict' if unapplied == 1 else 'verdicts'} no 'audit apply' has read; "
             "apply them first or pass --force to draw anew"
         )

@@ -32,6 +32,7 @@ from ..errors import DataError
 from ..export import write_regraded
 from ..files import StagedFolder, write_json
 from ..labels import NAMED, SAME_ARTICLE, named, named_in
+from ..layout import ALIGN_REPORT
 from ..models import (
     AlignCounts,
     AlignReport,
@@ -273,10 +274,6 @@ def write_aligned(
         write_json(staged.path / ALIGN_REPORT, report)
         staged.commit(keep=lambda name: True)  # the user's own files stay
     return report
-
-
-#: The report file of ``align`` (its other outputs are a build's files).
-ALIGN_REPORT = "align_report.json"
 
 
 def _report(result: AlignResult) -> AlignReport:
