@@ -429,3 +429,39 @@ def test_align_takes_a_build_holding_a_malformed_url() -> None:
     keys = _article_lookup([record])
     assert find_article({"url": "http://[bad"}, keys) == "[bad"
     assert find_article({"url": "http://[other"}, keys) is None
+
+
+@pytest.mark.parametrize(
+    ("score", "reason"),
+    [
+        ("nan", "the score 'nan' is not a finite number"),
+        ("inf", "the score 'inf' is not a finite number"),
+        ("-Infinity", "the score '-Infinity' is not a finite number"),
+        ("high", "the score 'high' is not a number"),
+    ],
+)
+def test_a_run_score_that_is_no_finite_number_is_refused_at_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], score: str, reason: str
+) -> None:
+    # Issue 16: NaN scores were scored as numbers (nDCG@10 0.3192 instead of 0.7864); a text
+    # score pointed at line 0.
+    qid = json.loads((BUILD / "golden.jsonl").read_text(encoding="utf-8").splitlines()[0])["qid"]
+    run = tmp_path / "run.trec"
+    run.write_text(f"{qid} Q0 a#0 1 2.0 t\n{qid} Q0 a#1 2 {score} t\n", encoding="utf-8")
+    assert main(["eval", str(BUILD), str(run)]) == 1
+    assert capsys.readouterr().err == f"error: {run}:2: {reason}\n"
+
+
+def test_repeated_run_lines_are_warned_about(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    golden = [json.loads(line) for line in (BUILD / "golden.jsonl").read_text().splitlines()]
+    lines = [f"{g['qid']} Q0 {next(iter(g['relevant']))} 1 1.0 t" for g in golden]
+    run = tmp_path / "run.trec"
+    run.write_text("\n".join([*lines, lines[0], lines[1]]) + "\n", encoding="utf-8")
+    assert main(["eval", str(BUILD), str(run), "--measures", "RR@10"]) == 0
+    err = capsys.readouterr().err
+    assert (
+        f"warning: {run}: 2 lines repeat a (query, document) pair of an earlier line and are "
+        f"left out (line {len(lines) + 1}, {len(lines) + 2})"
+    ) in err

@@ -46,6 +46,10 @@ TAG_NAME = r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"
 #: page builds in a few seconds; a page that would stall a worker for good must not stall the
 #: crawl. 0 means no limit.
 PAGE_TIMEOUT = 60.0
+#: The largest page_timeout a config may set: a day. Past it a limit means nothing (a build of
+#: a million pages takes hours, not days per page), and the interval timer overflows on
+#: values such as 1e300.
+MAX_PAGE_TIMEOUT = 86_400.0
 
 #: A quick-reference row whose question is longer than this is rejected as "too_long": a
 #: question is what a person types (the sample's longest is 82 characters, the seed study's
