@@ -465,3 +465,59 @@ def test_repeated_run_lines_are_warned_about(
         f"warning: {run}: 2 lines repeat a (query, document) pair of an earlier line and are "
         f"left out (line {len(lines) + 1}, {len(lines) + 2})"
     ) in err
+
+
+@pytest.mark.parametrize("measure", ["nDCG@0", "CP@0", "R(rel=2)@0"])
+def test_a_cutoff_of_zero_is_a_usage_error_not_an_abort(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], measure: str
+) -> None:
+    # Issue 16: `eval --measures nDCG@0` aborted in pytrec_eval's C code (exit 134).
+    run = tmp_path / "run.trec"
+    assert main(["baseline", str(BUILD), "--out", str(run)]) == 0
+    capsys.readouterr()
+    assert main(["eval", str(BUILD), str(run), "--measures", measure]) == 2
+    assert capsys.readouterr().err == (
+        f"error: measure {measure!r}: the cutoff (@k) must be at least 1\n"
+    )
+
+
+def test_input_files_that_are_not_utf8_are_named_with_their_encoding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 16: non-UTF-8 bytes in a run, chunks, a config or a build gave a raw traceback;
+    # for diff, whose exit 1 means "the builds differ".
+    run = tmp_path / "run.trec"
+    run.write_bytes(b"q Q0 d 1 1.0 t\nq Q0 caf\xe9 2 0.5 t\n")
+    assert main(["eval", str(BUILD), str(run)]) == 1
+    assert capsys.readouterr().err == (
+        f"error: {run}:2: not UTF-8 text (byte 8 of the line); save the file as UTF-8\n"
+    )
+    run.write_bytes("q Q0 d 1 1.0 t\n".encode("utf-16"))
+    assert main(["eval", str(BUILD), str(run)]) == 1
+    assert "the file is UTF-16 text (its byte order mark says so)" in capsys.readouterr().err
+    chunks = tmp_path / "chunks.jsonl"
+    chunks.write_bytes(b'{"id": "c1", "text": "\xff"}\n')
+    assert main(["align", str(BUILD), "--chunks", str(chunks), "--out", str(tmp_path / "o")]) == 1
+    assert capsys.readouterr().err.startswith(f"error: {chunks}:1: not UTF-8 text")
+    config = tmp_path / "site.toml"
+    config.write_bytes("[eval]\nrel = 1\n".encode("utf-16"))
+    assert main(["eval", str(BUILD), str(run), "-c", str(config)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: config {config}: the file is UTF-16 text (its byte order mark says so); "
+        "save it as UTF-8\n"
+    )
+    broken = tmp_path / "broken"
+    shutil.copytree(BUILD, broken)
+    corpus = broken / "corpus.jsonl"
+    corpus.write_bytes(corpus.read_bytes().replace("。".encode(), b"\x81", 1))
+    assert main(["diff", str(BUILD), str(broken)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {corpus}:") and "not UTF-8 text" in err and err.count("\n") == 1
+
+
+def test_a_config_with_a_utf8_byte_order_mark_is_read(tmp_path: Path) -> None:
+    from qrelsmith.config import load_config
+
+    config = tmp_path / "site.toml"
+    config.write_bytes(b"\xef\xbb\xbf[eval]\nrel = 1\n")  # what Notepad writes
+    assert load_config(config).eval.rel == 1

@@ -259,11 +259,17 @@ def load_config(path: str | Path | None) -> Config:
         return Config()
     import tomllib  # only when there is a file to read
 
+    from .errors import DataError
+    from .files import decode_utf8
+
     try:
         with open(path, "rb") as handle:
-            data: dict[str, Any] = tomllib.load(handle)
+            text = decode_utf8(handle.read(), f"config {path}")  # a UTF-8 BOM is dropped
+        data: dict[str, Any] = tomllib.loads(text)
     except OSError as exc:
         raise UsageError(f"cannot read config {path}: {exc.strerror or exc}") from exc
+    except DataError as exc:  # not UTF-8: a config that cannot be read is a usage error
+        raise UsageError(str(exc)) from exc
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"config {path} is not valid TOML: {exc}") from exc
     try:

@@ -6,6 +6,7 @@ interrupted run never leaves a half-written file under its final name.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import json
 import os
@@ -123,6 +124,70 @@ def json_error(exc: json.JSONDecodeError) -> str:
     return f"{exc.msg.removesuffix(' at')} at column {exc.colno}"
 
 
+#: Byte order marks of the encodings a text file for qrelsmith is not in (UTF-32 first: its
+#: little-endian mark starts with UTF-16's).
+FOREIGN_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
+def foreign_encoding(head: bytes) -> str | None:
+    """The encoding a file's byte order mark names, when it is not UTF-8's."""
+    for bom, encoding in FOREIGN_BOMS:
+        if head.startswith(bom):
+            return encoding
+    return None
+
+
+def not_utf8(name: object, head: bytes, exc: UnicodeDecodeError | None, line: int = 0) -> DataError:
+    """The error for a text file that is not UTF-8: the encoding its byte order mark names,
+    or the line holding the first byte that is no UTF-8."""
+    encoding = foreign_encoding(head)
+    if encoding is not None:
+        return DataError(
+            f"{name}: the file is {encoding} text (its byte order mark says so); save it as UTF-8"
+        )
+    where = f"{name}:{line}" if line else f"{name}"
+    offset = f" (byte {exc.start} of the line)" if exc is not None and line else ""
+    return DataError(f"{where}: not UTF-8 text{offset}; save the file as UTF-8")
+
+
+def decode_utf8(data: bytes, name: object) -> str:
+    """The text of a whole file that must be UTF-8 (a UTF-8 byte order mark is dropped); a
+    DataError naming the file, the line and the encoding otherwise."""
+    if foreign_encoding(data[:4]):
+        raise not_utf8(name, data[:4], None)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        inner = UnicodeDecodeError("utf-8", data, exc.start - start, exc.end - start, exc.reason)
+        raise not_utf8(name, data[:4], inner, line) from None
+
+
+def _utf8_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """(number, text) of the lines of a UTF-8 file, read as they come; a DataError naming the
+    file and the line where it is not UTF-8."""
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed by the with below
+    except OSError as exc:
+        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    with handle:
+        head = handle.peek(4)[:4] if hasattr(handle, "peek") else b""
+        if foreign_encoding(head):
+            raise not_utf8(path, head, None)
+        for number, raw in enumerate(handle, 1):
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                raise not_utf8(path, head, exc, number) from None
+            yield number, line
+
+
 def read_jsonl(
     path: str | Path, maybe: Callable[[str], bool] | None = None
 ) -> Iterator[dict[str, Any]]:
@@ -131,21 +196,16 @@ def read_jsonl(
     ``maybe`` is a cheap test on the raw line: lines it rejects are not even parsed (it must
     never reject a line the caller wants).
     """
-    try:
-        handle = open(path, encoding="utf-8-sig")  # noqa: SIM115 - closed by the with below
-    except OSError as exc:
-        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    with handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip() or (maybe is not None and not maybe(line)):
-                continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataError(f"{path}:{number}: not valid JSON: {json_error(exc)}") from exc
-            if not isinstance(value, dict):
-                raise DataError(f"{path}:{number}: expected a JSON object")
-            yield value
+    for number, line in _utf8_lines(path):
+        if not line.strip() or (maybe is not None and not maybe(line)):
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{path}:{number}: not valid JSON: {json_error(exc)}") from exc
+        if not isinstance(value, dict):
+            raise DataError(f"{path}:{number}: expected a JSON object")
+        yield value
 
 
 def read_source(source: str | Path | IO[str]) -> tuple[str, str]:
@@ -154,22 +214,23 @@ def read_source(source: str | Path | IO[str]) -> tuple[str, str]:
     if not isinstance(source, str | Path):
         return source.read(), str(getattr(source, "name", "<stream>"))
     if str(source) == "-":
-        return sys.stdin.read(), "stdin"
+        raw = getattr(sys.stdin, "buffer", None)  # None: stdin replaced by a text stream
+        return (decode_utf8(raw.read(), "stdin") if raw else sys.stdin.read()), "stdin"
     try:
-        with open(source, encoding="utf-8-sig") as handle:
-            return handle.read(), str(source)
+        with open(source, "rb") as handle:
+            data = handle.read()
     except FileNotFoundError as exc:
         raise UsageError(f"input path not found: {source}") from exc
     except OSError as exc:
         raise DataError(f"cannot read {source}: {exc.strerror or exc}") from exc
+    return decode_utf8(data, source), str(source)
 
 
 def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     """Numbered lines of a text file without their line ending; DataError when unreadable."""
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            for number, line in enumerate(handle, 1):
-                yield number, line.rstrip("\n").rstrip("\r")
+        for number, line in _utf8_lines(path):
+            yield number, line.rstrip("\n").rstrip("\r")
     except OSError as exc:
         raise DataError(f"cannot read {path}: {exc.strerror or exc}") from exc
 
