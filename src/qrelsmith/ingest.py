@@ -500,6 +500,9 @@ def _plain_records(
             return
         start = source.position - len(line)
         if not line.startswith(WARC_RECORD_START):
+            if WARC_RECORD_START.startswith(line) and source.ended and not source.buffer:
+                yield _cut_record(name, None, start, member)  # the file ends in "WARC/"
+                return
             resume, padding = _resync(source, line)
             if padding and source.ended and not source.buffer:
                 return  # NUL padding up to the end of the file
@@ -546,8 +549,9 @@ def _header_block(source: _Source, first: bytes) -> tuple[bytes, dict[str, str] 
     size = len(first)
     while True:
         line = source.readline(HEADER_BYTES)
-        if not line:
-            return b"".join(lines), _parse_headers(lines), True
+        if not line:  # a header line the file ends inside says nothing sure (a cut URL)
+            whole = lines if lines[-1].endswith(b"\n") else lines[:-1]
+            return b"".join(lines), _parse_headers(whole), True
         lines.append(line)
         size += len(line)
         if not line.strip(b"\r\n"):
@@ -578,21 +582,22 @@ def _content_length(headers: dict[str, str] | None) -> int | None:
 
 def _resync(source: _Source, consumed: bytes) -> tuple[int, bool]:
     """Pass over the bytes of a record that cannot be read (``consumed`` were read since its
-    start) up to the next line that starts a record; returns the position of that line, and
-    whether all the bytes passed over were padding."""
+    start) up to the next ``WARC/1.``, wherever it stands (junk can run into the next record's
+    first line); returns its position, and whether all the bytes passed over were padding."""
     padding = not consumed.strip(PADDING)
     source.unread(consumed[1:])
-    at_line_start = False
+    carried = b""  # the end of the last line, in case the mark is split between two reads
     while True:
         position = source.position
         line = source.readline(HEADER_BYTES)
         if not line:
             return position, padding
-        if at_line_start and line.startswith(WARC_RECORD_START):
-            source.unread(line)
-            return position, padding
+        at = (carried + line).find(WARC_RECORD_START) - len(carried)
+        if at >= -len(carried):  # found; before this line when the mark was cut in two
+            source.unread(carried[len(carried) + at :] + line if at < 0 else line[at:])
+            return position + at, padding and not line[: max(at, 0)].strip(PADDING)
         padding = padding and not line.strip(PADDING)
-        at_line_start = line.endswith(b"\n")
+        carried = line[-(len(WARC_RECORD_START) - 1) :]
 
 
 def _cut_record(name: str, headers: dict[str, str] | None, at: int, member: _Member | None) -> Page:
