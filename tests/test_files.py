@@ -346,3 +346,18 @@ def test_commands_that_write_into_a_build_folder_wait_for_its_build(
         assert (out / "audit" / "sample.json").is_file()
     else:
         assert (out / "audit" / "diff.json").is_file()
+
+
+def test_a_full_disk_mid_file_names_the_file(tmp_path: Path) -> None:
+    # Issue 16: a full disk while writing audit.html, parquet or align files said only "No
+    # space left on device".
+    import errno
+
+    from qrelsmith.errors import DataError
+    from qrelsmith.files import atomic_open
+
+    target = tmp_path / "audit.html"
+    with pytest.raises(DataError) as caught, atomic_open(target):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    assert str(caught.value) == f"cannot write {target}: No space left on device"
+    assert list(tmp_path.iterdir()) == []

@@ -78,7 +78,14 @@ def _atomic(path: str | Path, opener: Callable[[int], IO[Any]]) -> Iterator[IO[A
         os.fchmod(fd, 0o666 & ~current_umask())
     handle = opener(fd)
     try:
-        yield handle
+        try:
+            yield handle
+        except OSError as exc:
+            # a write into this file (a full disk): the system names no file, we do; pyarrow
+            # raises its own OSError kinds with the reason only in the text
+            if exc.filename is not None:
+                raise
+            raise DataError(f"cannot write {target}: {exc.strerror or exc}") from exc
         try:
             handle.flush()
             os.fsync(handle.fileno())
