@@ -479,8 +479,8 @@ CONFIDENCE = 0.95
 #: scipy's ``ndtri`` so it cannot drift from CONFIDENCE.
 CONFIDENCE_Z = 1.959963984540054
 
-#: Two per-query values closer than this are a tie in win/tie/loss counts (float noise from the
-#: measure's arithmetic).
+#: Two values closer than this are equal (float noise from the arithmetic): a tie in win/tie/loss
+#: counts, a pair of queries at DUPLICATE_COSINE in check.
 TIE_TOLERANCE = 1e-9
 
 #: What `qrelsmith eval` reports without --measures: the seed's strict set (RR, recall at the

@@ -37,6 +37,7 @@ from ..patterns import (
     LOW_CONFIDENCE,
     NEAR_TIE_MARGIN,
     STOPWORDS,
+    TIE_TOLERANCE,
 )
 from ..text import fold_case, heading_key
 from .runs import Run
@@ -86,7 +87,7 @@ def duplicate_pairs(queries: dict[str, str]) -> list[tuple[str, str, float]]:
     similarity = sparse.triu(matrix @ matrix.T, k=1).tocoo()
     pairs = []
     for i, j, value in zip(similarity.row, similarity.col, similarity.data, strict=True):
-        if value >= DUPLICATE_COSINE - 1e-9 and article_of(qids[i]) != article_of(qids[j]):
+        if value >= DUPLICATE_COSINE - TIE_TOLERANCE and article_of(qids[i]) != article_of(qids[j]):
             pairs.append((qids[i], qids[j], float(min(value, 1.0))))
     return pairs
 
