@@ -445,9 +445,10 @@ AUDIT_SEED = 0
 LOW_CONFIDENCE = 0.75
 
 #: How many times more likely a risky row is drawn than a plain one, per stratum (see
-#: audit/sample.py for the strata). The seed's two wrong labels out of 40 were a weak fuzzy
-#: match and a two-section reference; 3-4x puts about half of a 40-row sample into those strata
-#: on the sample site while leaving 15+ plain rows.
+#: audit/sample.py for the strata; they are named here, in the order a query is tried). The
+#: seed's two wrong labels out of 40 were a weak fuzzy match and a two-section reference; 3-4x
+#: puts about half of a 40-row sample into those strata on the sample site while leaving 15+
+#: plain rows.
 OVERSAMPLE: dict[str, float] = {"low_confidence": 4.0, "fuzzy": 3.0, "multi": 3.0, "plain": 1.0}
 
 #: The precision assumed when telling the reviewer how wide the interval will be: the seed's
