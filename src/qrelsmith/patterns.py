@@ -384,14 +384,22 @@ MATCH_CONFIDENCE: dict[str, float] = {
 #: "filtros de acciones" meets "Filtros de acción" and "registrar" meets "registro".
 STEM_PREFIX = 5
 
-#: Function words that carry no section name (English, Spanish), dropped from the units.
+#: English and Spanish function words: no section name and no query topic. The matcher's and
+#: check's stop words both start from them.
+FUNCTION_WORDS: tuple[str, ...] = (
+    "a", "an", "the", "of", "to", "in", "on", "for", "is", "be",
+    "de", "del", "la", "las", "el", "los", "en", "y", "o", "un", "una", "con", "por", "para",
+    "se", "lo",
+)  # fmt: skip
+
+#: Words that carry no section name, dropped from the units: the function words and more of
+#: them (a query's "and", "with" or "your" never names a section either).
 MATCH_STOPWORDS: frozenset[str] = frozenset(
-    [
-        "a", "an", "the", "of", "to", "in", "on", "at", "for", "and", "or", "with", "by", "from",
-        "as", "is", "are", "be", "your", "you", "it", "its", "this", "that",
-        "de", "del", "la", "las", "el", "los", "en", "y", "o", "u", "un", "una", "unos", "unas",
-        "con", "por", "para", "al", "se", "su", "sus", "que", "lo",
-    ]
+    FUNCTION_WORDS
+    + (
+        "at", "and", "or", "with", "by", "from", "as", "are", "your", "you", "it", "its", "this",
+        "that", "u", "unos", "unas", "al", "su", "sus", "que",
+    )
 )  # fmt: skip
 
 #: Words that name no section on their own ("how to", "方法", "手順", "場合", "사용", "방법"):
@@ -544,12 +552,12 @@ DEMONSTRATIVES: tuple[str, ...] = (
     "이것", "그것", "저것", "이거", "그거", "어느", "어떤", "무엇", "뭐", "선택",
 )  # fmt: skip
 
-#: Function words removed before looking for a content word (same four languages).
-STOPWORDS: tuple[str, ...] = (
+#: Words removed before looking for a content word (same four languages): the function words
+#: (FUNCTION_WORDS) and the endings, question and judgement words of a question.
+STOPWORDS: tuple[str, ...] = FUNCTION_WORDS + (
     "ます", "です", "ない", "ですか", "ますか",
-    "the", "a", "an", "to", "of", "in", "on", "for", "is", "be", "do", "how", "should", "i",
-    "el", "la", "los", "las", "un", "una", "de", "del", "en", "y", "o", "se", "es", "lo", "por",
-    "para", "con", "cómo", "como", "mejor", "no", "not", "better", "best", "good",
+    "do", "how", "should", "i", "es", "cómo", "como", "mejor", "no", "not", "better", "best",
+    "good",
     "할까", "하나", "해야", "하는", "할지", "쪽",
 )  # fmt: skip
 
