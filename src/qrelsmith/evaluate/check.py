@@ -39,7 +39,7 @@ from ..patterns import (
     STOPWORDS,
     TIE_TOLERANCE,
 )
-from ..text import fold_case, heading_key
+from ..text import alphanumeric, fold_case, heading_key
 from .runs import Run
 
 _CJK_WORD = re.compile(r"^[\u3040-\u30ff\u4e00-\u9fff]+$")
@@ -47,11 +47,6 @@ _CJK_WORD = re.compile(r"^[\u3040-\u30ff\u4e00-\u9fff]+$")
 
 def _normalize(text: str) -> str:
     return fold_case(text).strip()
-
-
-def _bare(text: str) -> str:
-    """Normalised text without spaces and punctuation: "RDP の番号？" equals "RDPの番号"."""
-    return re.sub(r"[\s\W_]+", "", _normalize(text))
 
 
 def has_no_content(query: str) -> bool:
@@ -79,7 +74,9 @@ def duplicate_pairs(queries: dict[str, str]) -> list[tuple[str, str, float]]:
     qids = list(queries)
     if len(qids) < 2:
         return []
-    vectorizer = TfidfVectorizer(analyzer="char", ngram_range=DUPLICATE_NGRAMS, preprocessor=_bare)
+    vectorizer = TfidfVectorizer(
+        analyzer="char", ngram_range=DUPLICATE_NGRAMS, preprocessor=alphanumeric
+    )
     try:
         matrix = sparse.csr_matrix(vectorizer.fit_transform([queries[q] for q in qids]))
     except ValueError:  # every query shorter than two characters
