@@ -22,6 +22,7 @@ import numpy as np
 from scipy import sparse
 
 from ..buildfolder import Build
+from ..config import AuditOptions
 from ..layout import article_of
 from ..matching import HeadingIndex, Target
 from ..models import Signal, Suspect
@@ -34,7 +35,6 @@ from ..patterns import (
     DUPLICATE_NGRAMS,
     GUESSED_RULES,
     HANGUL_PARTICLES,
-    LOW_CONFIDENCE,
     NEAR_TIE_MARGIN,
     STOPWORDS,
     TIE_TOLERANCE,
@@ -107,8 +107,9 @@ def section_similarities(reference: str, index: HeadingIndex) -> list[float]:
     return sorted(best.values(), reverse=True)
 
 
-def check_build(build: Build, run: Run, *, low_confidence: float = LOW_CONFIDENCE) -> list[Suspect]:
-    """Suspect queries of ``build``, most suspicious first (ties by qid)."""
+def check_build(build: Build, run: Run, options: AuditOptions) -> list[Suspect]:
+    """Suspect queries of ``build``, most suspicious first (ties by qid); ``low-confidence`` is
+    below ``options.low_confidence``, the audit's."""
     doc_article = {r.id: r.article_id or article_of(r.id) for r in build.corpus}
     sections: dict[str, list[tuple[str, str]]] = {}
     for record in build.corpus:
@@ -131,7 +132,7 @@ def check_build(build: Build, run: Run, *, low_confidence: float = LOW_CONFIDENC
         query = build.by_qid.get(qid)
         if query is None:
             continue
-        if query.confidence < low_confidence:
+        if query.confidence < options.low_confidence:
             signals[qid].append(
                 Signal(
                     kind="low-confidence",
