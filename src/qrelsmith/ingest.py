@@ -68,7 +68,7 @@ class Page:
     #: How far into its crawl file (WARC, JSONL) the reader was after this page: bytes of the
     #: file as stored (compressed for .gz), for a progress estimate; None for other inputs.
     end: int | None = None
-    #: A Markdown file (``.md``): rendered to HTML by ``markdown.render_page`` before parsing.
+    #: A Markdown file (``.md``): made an HTML page by ``markdown.page_from_markdown`` first.
     markdown: bool = False
 
     def loaded(self) -> Page:
