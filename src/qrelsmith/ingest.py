@@ -434,7 +434,7 @@ def _error_page(where: str, error: str) -> Page:
     return Page(safe_id(where), where, b"", error=error)
 
 
-def read_jsonl(path: Path) -> Iterator[Page]:
+def read_jsonl_pages(path: Path) -> Iterator[Page]:
     """Pages of a JSON-lines crawl, one ``{"url": ..., "html": ...}`` object a line (or .gz).
 
     A line that is not such an object becomes a Page with ``error`` set, named
@@ -490,7 +490,7 @@ READERS: dict[str, Reader] = {
     "folder": read_folder,
     "html": read_file,
     "warc": read_warc,
-    "jsonl": read_jsonl,
+    "jsonl": read_jsonl_pages,
 }
 
 
