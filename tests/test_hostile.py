@@ -20,7 +20,7 @@ from qrelsmith import build
 from qrelsmith.cli import main
 from qrelsmith.cli.build import EXIT_INTERNAL, EXIT_SKIPPED
 from qrelsmith.config import Config
-from qrelsmith.ingest import Page, read_jsonl, read_warc
+from qrelsmith.ingest import Page, read_jsonl_pages, read_warc
 from qrelsmith.page_results import process_page
 
 WARC = Path(__file__).parent / "fixtures" / "warc"
@@ -220,7 +220,7 @@ def test_random_bytes_between_good_records_cost_only_themselves(
         lines = Path(folder) / "x.jsonl"
         good = json.dumps({"url": "https://a.example/1", "html": REAL}).encode()
         lines.write_bytes(good + b"\n" + data + b"\n" + good.replace(b"/1", b"/2") + b"\n")
-        pages = list(read_jsonl(lines))
+        pages = list(read_jsonl_pages(lines))
         assert pages[0].article_id == "a.example/1" and pages[0].error is None
         assert pages[-1].article_id == "a.example/2" and pages[-1].error is None
         for page in pages[1:-1]:  # the junk's lines: each read or reported by its line
