@@ -335,7 +335,7 @@ def test_commands_that_write_into_a_build_folder_wait_for_its_build(
     worker.start()
     time.sleep(1.0)
     assert worker.is_alive(), "the command did not wait for the build"
-    assert "waiting for the build writing into" in capsys.readouterr().err
+    assert "waiting for the other qrelsmith command writing into" in capsys.readouterr().err
     staged.commit(keep=lambda name: name not in OWN_ENTRIES)  # type: ignore[attr-defined]
     staged.__exit__(None, None, None)  # type: ignore[attr-defined]
     worker.join(60)
@@ -361,3 +361,40 @@ def test_a_full_disk_mid_file_names_the_file(tmp_path: Path) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
     assert str(caught.value) == f"cannot write {target}: No space left on device"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_two_audit_applies_at_once_write_two_versions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 16: the loser of two `audit apply` at once said "Directory not empty: …tmp".
+    import contextlib
+    import threading
+
+    from qrelsmith.audit import apply
+
+    both_inside = threading.Barrier(2)
+    write = apply.write_golden_set
+
+    def meeting(*args: object, **kwargs: object) -> object:
+        # Both writers meet here unless one holds the folder: then the other times out.
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_inside.wait(timeout=2)
+        return write(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(apply, "write_golden_set", meeting)
+    out = fresh_build(tmp_path)
+    assert run("sample", str(out)) == 0
+    verdicts = filled(out, tmp_path / "verdicts.csv", {})
+    codes: list[int] = []
+    threads = [
+        threading.Thread(
+            target=lambda: codes.append(main(["audit", "apply", str(out), str(verdicts)]))
+        )
+        for _ in range(2)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert codes == [0, 0]
+    assert sorted(p.name for p in (out / "versions").iterdir()) == ["v1", "v2"]

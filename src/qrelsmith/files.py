@@ -402,7 +402,10 @@ def _exclusive_lock(
                     f"another build is writing into {shown} (it holds {path}"
                     f"{_holder(handle)}); wait for it to end"
                 ) from None
-            wait(f"waiting for the build writing into {shown} to end ({path}{_holder(handle)})")
+            wait(
+                f"waiting for the other qrelsmith command writing into {shown} to end "
+                f"({path}{_holder(handle)})"
+            )
             fcntl.flock(handle, fcntl.LOCK_EX)
         handle.truncate(0)
         handle.write(f"{os.getpid()} {what}\n".encode())
