@@ -434,3 +434,34 @@ def test_a_file_name_that_is_not_utf8_costs_nothing(tmp_path: Path) -> None:
         ("bad%25FF%25FE.html#0", "bad%FF%FE.html"),
         ("good.html#0", "good.html"),
     ]
+
+
+def test_a_gzip_record_without_target_uri_names_its_own_member(tmp_path: Path) -> None:
+    import io
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    buffer = io.BytesIO()
+    writer = WARCWriter(buffer, gzip=True)
+    starts = []
+    for url in ("https://example.com/before", "", "https://example.com/after"):
+        starts.append(buffer.tell())
+        http = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.0")
+        body = io.BytesIO(b"<html><body><h2>Title</h2><p>text</p></body></html>")
+        record = writer.create_warc_record(url, "response", payload=body, http_headers=http)
+        if not url:
+            record.rec_headers.remove_header("WARC-Target-URI")
+        writer.write_record(record)
+    path = tmp_path / "x.warc.gz"
+    path.write_bytes(buffer.getvalue())
+    pages = list(read_warc(path))
+    assert [p.article_id for p in pages if not p.error] == [
+        "example.com/before",
+        "example.com/after",
+    ]
+    [error] = [p.error for p in pages if p.error]
+    assert error == (
+        f"bytes {starts[1]}–{starts[2] - 1} of x.warc.gz could not be read: "
+        "a WARC record with no WARC-Target-URI header"
+    )

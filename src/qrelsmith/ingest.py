@@ -458,8 +458,8 @@ def _gzip_members(name: str, handle: IO[bytes]) -> Iterator[Page]:
         member = _Member(handle, offset)
 
         def spans(first: int, last: int, member: _Member = member) -> tuple[int, int]:
-            end = member.end if member.end is not None else size
-            return member.start, end - 1
+            end = member.end if member.end is not None else _member_end(handle, member.start)
+            return member.start, (end if end is not None else size) - 1
 
         source = _Source(member, 0)
         try:
@@ -477,6 +477,26 @@ def _gzip_members(name: str, handle: IO[bytes]) -> Iterator[Page]:
                 yield _cut_record(name, None, offset, member)
             return
         offset = member.end
+
+
+def _member_end(handle: IO[bytes], start: int) -> int | None:
+    """Where the gzip member at ``start`` ends (None: damaged, or cut by the end of the file),
+    found without moving the reader of the member, which reads on from where it is."""
+    resume = handle.tell()
+    try:
+        handle.seek(start)
+        inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
+        while chunk := handle.read(READ_BYTES):
+            inflater.decompress(chunk, 1)  # only the end is wanted, not the bytes
+            while inflater.unconsumed_tail and not inflater.eof:
+                inflater.decompress(inflater.unconsumed_tail, 1 << 20)
+            if inflater.eof:
+                return handle.tell() - len(inflater.unused_data)
+        return None
+    except zlib.error:
+        return None
+    finally:
+        handle.seek(resume)
 
 
 def _plain_records(
