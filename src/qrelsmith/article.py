@@ -7,6 +7,7 @@ The pure core of a build: no files, no clock, no global state. ``parse_article``
 from __future__ import annotations
 
 from .config import BuildOptions
+from .evidence import with_evidence
 from .labels import named, query_id, same_article_count
 from .matching import HeadingIndex
 from .models import Article, GoldenQuery, Origin, Rejected
@@ -110,4 +111,4 @@ def article_queries(
                 flags=match.flags,
             )
         )
-    return queries, rejected
+    return with_evidence(queries, article), rejected

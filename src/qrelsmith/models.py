@@ -163,6 +163,25 @@ class Origin(Record):
     url: str | None = None
 
 
+class Evidence(Record):
+    """Where a query's answer cell is written in the article: a span of one section's text."""
+
+    section: str = Field(
+        description="the section id whose corpus.jsonl text holds the span (normally a labelled "
+        "section; another one of the article when the labelled ones do not hold the answer)"
+    )
+    start: int = Field(ge=0, description="character offset of the span in that section's text")
+    end: int = Field(ge=0, description="end offset (exclusive): text[start:end] is the span")
+    text: str = Field(description="the span itself, exactly text[start:end]")
+    score: float = Field(
+        ge=0,
+        le=1,
+        description="1 when the whole answer is in the span (case, width, accents and spaces "
+        "folded); else the weighted share of the answer's comparison units (words, CJK "
+        "bigrams) found in the span (evidence.py)",
+    )
+
+
 class GoldenQuery(Record):
     """One line of golden.jsonl: a query, its graded-2 targets and how they were found."""
 
@@ -179,8 +198,14 @@ class GoldenQuery(Record):
     origin: Origin
     flags: list[str] = Field(
         default_factory=list,
-        description="match marks (partial-reference, duplicate-heading) and review marks "
+        description="match marks (partial-reference, duplicate-heading), answer-elsewhere (a "
+        "checkable answer found in another section only) and review marks "
         "('corrected', 'unsure', 'disputed-correction' after an audit)",
+    )
+    evidence: Evidence | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="where the answer is written; absent when no section holds it",
     )
 
 
@@ -304,7 +329,9 @@ class BuildResult(Record):
 
 # --------------------------------------------------------------------------- evaluation
 
-SignalKind = Literal["other-article", "no-content", "duplicate", "low-confidence", "near-tie"]
+SignalKind = Literal[
+    "other-article", "no-content", "duplicate", "low-confidence", "near-tie", "answer-elsewhere"
+]
 
 
 class Interval(Record):

@@ -458,6 +458,10 @@ PLANNING_PRECISION = 0.95
 #: short enough for a spreadsheet row. The HTML page shows the whole text.
 OPENING_CHARS = 400
 
+#: Characters shown on each side of the answer's span in audit.csv's ``evidence`` cell: about a
+#: sentence, enough to see that the span says what the answer says.
+EVIDENCE_CONTEXT_CHARS = 80
+
 #: The most characters a cell of Excel holds (LibreOffice reads more, but Excel cuts the cell
 #: or refuses the file): longer cells of audit.csv are cut and end with a marker saying so.
 EXCEL_CELL_CHARS = 32_767
@@ -525,6 +529,7 @@ CHECK_WEIGHTS: dict[str, float] = {
     "duplicate": 2.0,
     "low-confidence": 1.0,
     "near-tie": 1.5,
+    "answer-elsewhere": 2.0,
 }
 
 #: Words that point at something outside the query or offer a choice: they carry no topic.
@@ -576,6 +581,54 @@ DUPLICATE_NGRAMS: tuple[int, int] = (2, 3)
 #: matcher's own measure). The build rejects ties under AMBIGUITY_MARGIN (0.08); twice that
 #: still deserves a look.
 NEAR_TIE_MARGIN = 2 * AMBIGUITY_MARGIN
+
+# --------------------------------------------------------------------------- evidence
+
+#: A checkable answer (evidence.py): a short answer cell (at most CHECKABLE_MAX_UNITS
+#: comparison units, ``text.units``) with a checkable value in it: a word (``text.runs``, as
+#: written) with a digit (a number, a port, a version, a status code: "3389", "404", "v4tov6",
+#: "x509") or with an underscore or an inner capital (a name: "NODE_OPTIONS", "PortNumber").
+#: Authors copy such values between the table and the body without rewording them, so a
+#: section that lacks every one of them does not hold the answer. Prose words are reworded (the
+#: sample's answers are summaries), and so are long answers. Tried and dropped on the sample:
+#: acronyms ("API", "CA", "MX": written all over their articles, three of the four marks they
+#: gave were on right labels) and answers up to 32 characters (a Japanese sentence about "4xx"
+#: and "5xx" was marked, on a right label).
+CHECKABLE_VALUE = re.compile(r"\d|[a-z][A-Z]|_")
+#: ... of at least this many characters: a lone "7" or "x" is found in any section.
+CHECKABLE_MIN_CHARS = 2
+#: ... in an answer of at most this many units: "TCP 3389 と UDP 3389" (5), "22/tcp by default"
+#: (3), "204 No Content" (3) are values; "秘密鍵は 600、.ssh ディレクトリは 700" (12) is a
+#: sentence about them.
+CHECKABLE_MAX_UNITS = 8
+
+#: A label whose checkable answer is held by another section of the article but by none of its
+#: own sections keeps at most this confidence: the order rule's ceiling, below the audit's
+#: LOW_CONFIDENCE, so the audit over-samples it and ``check`` flags it. (Its values were copied
+#: into some section, and the labelled one is not it: as doubtful as a guess from the table's
+#: order.)
+ANSWER_ELSEWHERE_CONFIDENCE = MATCH_CONFIDENCE["order_max"]
+
+#: Where a sentence of a section's text ends, for the evidence window: after a full stop of
+#: CJK text, a question or exclamation mark, or a Latin stop, colon or semicolon followed by a
+#: space (so "v1.2", "example.com" and "12:30" stay whole).
+SENTENCE_END = re.compile(r"[。．！？!?]+|[.;:](?=\s)")
+
+#: The evidence window: up to this many consecutive sentences ...
+EVIDENCE_MAX_SENTENCES = 3
+#: ... each one past the first kept only when it adds this much to the score: an answer cell
+#: often sums up two sentences, seldom a paragraph.
+EVIDENCE_EXTRA_SENTENCE = 0.1
+#: The least score (weighted share of the answer's comparison units found in the window) of a
+#: window recorded as evidence. Chosen on the sample build (evidence.py, README): the labelled
+#: section's best window scores TODO.
+EVIDENCE_MIN_SCORE = 0.5
+#: ... and holding at least this weight of the answer's units (or all of a lighter answer): one
+#: shared word is chance ("not found" met "GET should not change state" in the audit fixture).
+EVIDENCE_MIN_WEIGHT = 2.0
+#: Units that carry little meaning (``text.is_light_unit``: bigrams with hiragana, generic
+#: words) count this much in the score; a content unit counts 1.
+EVIDENCE_LIGHT_WEIGHT = 0.25
 
 # --------------------------------------------------------------------------- align
 

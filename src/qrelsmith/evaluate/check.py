@@ -22,6 +22,7 @@ import numpy as np
 from scipy import sparse
 
 from ..buildfolder import Build
+from ..evidence import ANSWER_ELSEWHERE
 from ..labels import article_of
 from ..matching import HeadingIndex, Target
 from ..models import Signal, Suspect
@@ -138,6 +139,13 @@ def check_build(build: Build, run: Run, *, low_confidence: float = LOW_CONFIDENC
                 Signal(
                     kind="low-confidence",
                     detail=f"confidence {query.confidence:.2f} ({query.match})",
+                )
+            )
+        if ANSWER_ELSEWHERE in query.flags and query.evidence is not None:
+            signals[qid].append(
+                Signal(
+                    kind="answer-elsewhere",
+                    detail=f"answer found in {query.evidence.section}",
                 )
             )
         if query.match in GUESSED_RULES:
