@@ -4,8 +4,8 @@ A pure stage after matching. For a query whose answer cell is not empty, the spa
 for in the labelled section(s) first, then in the article's other sections:
 
 1. **containment**: the whole answer inside a section's text, both compared in
-   ``text.comparable`` form without white space (case, width and accents folded: "ＴＣＰ 3389"
-   is in "tcp 3389 番"), on word boundaries for Latin letters and digits (answer "No" is not
+   ``text.squashed`` form (NFKC and case folded, white space dropped: "ＴＣＰ 3389" is in
+   "tcp 3389 番"), on word boundaries for Latin letters and digits (answer "No" is not
    in "Node"). Score 1.
 2. **best window**: up to ``EVIDENCE_MAX_SENTENCES`` consecutive sentences of one section,
    scored by the weighted share of the answer's comparison units (``text.units``, the
@@ -43,22 +43,22 @@ from .patterns import (
     EVIDENCE_MIN_WEIGHT,
     SENTENCE_END,
 )
-from .text import comparable, is_light_unit, runs, units
+from .text import fold_case, is_light_unit, runs, squashed, units
 
 #: The flag of a label whose checkable answer only another section holds.
 ANSWER_ELSEWHERE = "answer-elsewhere"
 
 
 def folded_positions(text: str) -> tuple[str, list[int]]:
-    """``text`` in ``comparable`` form without white space, and for each of its characters the
-    offset of the character of ``text`` it comes from (folded one character at a time, so a
-    width or ligature expansion maps every piece back to its source)."""
+    """``text.squashed(text)``, and for each of its characters the offset of the character of
+    ``text`` it comes from (folded one character at a time, so a width or ligature expansion
+    maps every piece back to its source)."""
     out: list[str] = []
     where: list[int] = []
     for offset, char in enumerate(text):
         if char.isspace():
             continue
-        folded = comparable(char)
+        folded = fold_case(char)
         for piece in folded:
             if not piece.isspace():
                 out.append(piece)
@@ -70,12 +70,15 @@ def _word_char(char: str) -> bool:
     return char.isascii() and char.isalnum()
 
 
-def contained(answer: str, text: str, folded: tuple[str, list[int]] | None = None) -> Evidence:
-    """The first span of ``text`` that is the whole ``answer`` (folded), or a zero score."""
+def contained(answer: str, text: str, squashed_text: str | None = None) -> Evidence:
+    """The first span of ``text`` that is the whole ``answer`` (folded), or a zero score.
+
+    ``squashed_text`` (``text.squashed(text)``, worked out once per section) makes a miss cheap:
+    the offsets are worked out only when the answer is in it."""
     needle, _ = folded_positions(answer)
-    haystack, where = folded if folded is not None else folded_positions(text)
-    if not needle:
+    if not needle or needle not in (squashed_text if squashed_text is not None else squashed(text)):
         return _NONE
+    haystack, where = folded_positions(text)
     found = haystack.find(needle)
     while found >= 0:
         start, end = where[found], where[found + len(needle) - 1] + 1
@@ -114,12 +117,34 @@ def sentence_bounds(text: str) -> list[tuple[int, int]]:
 
 @dataclass
 class _Read:
-    """One section's text as the windows need it, read once per article."""
+    """One section's text as the spans need it, each form made on first use."""
 
-    folded: tuple[str, list[int]]
-    bounds: list[tuple[int, int]]
-    sentence_units: list[frozenset[str]]
-    words: frozenset[str]
+    text: str
+    _squashed: str | None = None
+    _sentences: tuple[list[tuple[int, int]], list[frozenset[str]]] | None = None
+    _words: frozenset[str] | None = None
+
+    @property
+    def squashed(self) -> str:
+        """``text.squashed`` form of the text (for containment)."""
+        if self._squashed is None:
+            self._squashed = squashed(self.text)
+        return self._squashed
+
+    @property
+    def sentences(self) -> tuple[list[tuple[int, int]], list[frozenset[str]]]:
+        """Each sentence's (start, end) and its comparison units (for windows)."""
+        if self._sentences is None:
+            bounds = sentence_bounds(self.text)
+            self._sentences = (bounds, [frozenset(units(self.text[a:b])) for a, b in bounds])
+        return self._sentences
+
+    @property
+    def words(self) -> frozenset[str]:
+        """The text's Latin words and numbers, case-folded (for checkable values)."""
+        if self._words is None:
+            self._words = frozenset(run for kind, run, _ in runs(self.text) if kind == "word")
+        return self._words
 
 
 @dataclass
@@ -156,18 +181,10 @@ class ArticleText:
     _read: dict[str, _Read] = field(default_factory=dict)
 
     def read(self, section: Section) -> _Read:
-        """The section's text as the windows need it."""
+        """The section's text as the spans need it."""
         done = self._read.get(section.id)
         if done is None:
-            text = section.text
-            bounds = sentence_bounds(text)
-            done = _Read(
-                folded_positions(text),
-                bounds,
-                [frozenset(units(text[a:b])) for a, b in bounds],
-                frozenset(run for kind, run, _ in runs(text) if kind == "word"),
-            )
-            self._read[section.id] = done
+            done = self._read[section.id] = _Read(section.text)
         return done
 
     def window(self, answer: _Answer, section: Section) -> Evidence:
@@ -175,10 +192,9 @@ class ArticleText:
         total = sum(answer.weights.values())
         if not total:
             return _NONE
-        read = self.read(section)
+        bounds, sentences = self.read(section).sentences
         best_key: tuple[float, int, int] = (0.0, 0, 0)  # ranked score, then fewer, earlier
         best: tuple[int, int, float] | None = None  # first, last sentence, score
-        sentences = read.sentence_units
         for first in range(len(sentences)):
             held: set[str] = set()
             for last in range(first, min(first + EVIDENCE_MAX_SENTENCES, len(sentences))):
@@ -197,7 +213,7 @@ class ArticleText:
         if best is None:
             return _NONE
         first, last, best_score = best
-        start, end = read.bounds[first][0], read.bounds[last][1]
+        start, end = bounds[first][0], bounds[last][1]
         text = section.text
         return Evidence(
             section=section.id,
@@ -220,8 +236,7 @@ class ArticleText:
     def find(self, answer: _Answer, sections: Sequence[Section]) -> Evidence | None:
         """Containment in the sections (in order), else their best window, if good enough."""
         for section in sections:
-            folded = self._read[section.id].folded if section.id in self._read else None
-            span = contained(answer.text, section.text, folded)
+            span = contained(answer.text, section.text, self.read(section).squashed)
             if span.score:
                 return span.model_copy(update={"section": section.id})
         best: Evidence | None = None

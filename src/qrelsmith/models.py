@@ -176,7 +176,7 @@ class Evidence(Record):
     score: float = Field(
         ge=0,
         le=1,
-        description="1 when the whole answer is in the span (case, width, accents and spaces "
+        description="1 when the whole answer is in the span (NFKC, case and white space "
         "folded); else the weighted share of the answer's comparison units (words, CJK "
         "bigrams) found in the span (evidence.py)",
     )
