@@ -620,8 +620,11 @@ EVIDENCE_MAX_SENTENCES = 3
 #: often sums up two sentences, seldom a paragraph.
 EVIDENCE_EXTRA_SENTENCE = 0.1
 #: The least score (weighted share of the answer's comparison units found in the window) of a
-#: window recorded as evidence. Chosen on the sample build (evidence.py, README): the labelled
-#: section's best window scores TODO.
+#: window recorded as evidence. Chosen on the sample build: of the answers the labelled section
+#: does not hold whole, those whose best window there scores 0.5 or more get a sentence that
+#: states the answer's point; of the 14 below, as many windows only share a word or two with the
+#: answer ("chmod 640 app.conf" for "chmod +x deploy.sh") as say it. A reviewer must be able to
+#: trust a highlighted span more than they need one on every row.
 EVIDENCE_MIN_SCORE = 0.5
 #: ... and holding at least this weight of the answer's units (or all of a lighter answer): one
 #: shared word is chance ("not found" met "GET should not change state" in the audit fixture).
