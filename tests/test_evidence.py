@@ -214,3 +214,12 @@ def test_align_gives_grade_2_to_the_chunk_holding_the_span_only(tmp_path: Path) 
 def test_align_without_a_span_keeps_the_section_rule(tmp_path: Path) -> None:
     no_answer = ALIGN_PAGE.replace("<td>port 22</td>", "<td></td>")
     assert _align(tmp_path, no_answer) == {"c1": "2", "c2": "2", "c3": "1"}
+
+
+def test_one_shared_word_is_no_evidence() -> None:
+    # "not" is half of "not found": the score passes, but one word in common is chance
+    _, [query] = _queries(
+        [("What does 404 mean?", "not found", "Status codes")],
+        [("Status codes", "GET should not change state."), ("Other", "Nothing here.")],
+    )
+    assert query.evidence is None
