@@ -73,6 +73,10 @@ def article_queries(
     rejected: list[Rejected] = []
     rows = article.table.rows
     matches = index.match_rows([(row.reference, row.reference_anchors) for row in rows], options)
+    if options.semantic:  # off by default: the encoder is imported only here
+        from .semantic import resolve
+
+        matches = resolve([row.reference for row in rows], matches, article)
     for row, match in zip(rows, matches, strict=True):
         if len(row.query) > MAX_QUERY_CHARS:  # not a question a person types
             rejected.append(

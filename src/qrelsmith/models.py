@@ -11,14 +11,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-MatchRule = Literal["anchor", "exact", "contains", "fuzzy", "order"]
+MatchRule = Literal["anchor", "exact", "contains", "fuzzy", "order", "semantic"]
 #: unmatched: no heading is close enough; ambiguous: two sections tie; empty: no reference or
 #: query text; vague: link text that names no section ("here", こちら); out-of-order: a fuzzy
 #: match the table's order contradicts; too_long: a query no person types.
 RejectReason = Literal["unmatched", "ambiguous", "empty", "vague", "out-of-order", "too_long"]
 
 #: Strongest rule first; a query whose reference has several parts reports its weakest rule.
-RULE_ORDER: tuple[MatchRule, ...] = ("anchor", "exact", "contains", "fuzzy", "order")
+RULE_ORDER: tuple[MatchRule, ...] = ("anchor", "exact", "contains", "fuzzy", "order", "semantic")
+#: Rules of an option that is off by default: counted in report.json only when they decided.
+OPTIONAL_RULES: frozenset[MatchRule] = frozenset({"semantic"})
 
 
 class Record(BaseModel):
@@ -124,7 +126,7 @@ class Match(Record):
         ge=0,
         le=1,
         description="0-1 on one scale for every rule: anchor 1, exact 0.97-0.99, containment "
-        "0.8-0.95, similarity and order below 0.8",
+        "0.8-0.95, similarity and order below 0.8, semantic at most 0.6",
     )
     reason: RejectReason | None = Field(
         default=None, description="set when section_ids is empty: why no section was given"
