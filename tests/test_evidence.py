@@ -223,3 +223,12 @@ def test_one_shared_word_is_no_evidence() -> None:
         [("Status codes", "GET should not change state."), ("Other", "Nothing here.")],
     )
     assert query.evidence is None
+
+
+def test_a_single_plain_word_gets_no_span_but_a_value_does() -> None:
+    sections = [("Tiles", "Set it to false to hide the badge; port 8080 is the default.")]
+    _, [word, value] = _queries(
+        [("Show the badge?", "false", "Tiles"), ("Port?", "8080", "Tiles")], sections
+    )
+    assert word.evidence is None
+    assert value.evidence is not None and value.evidence.text == "8080"

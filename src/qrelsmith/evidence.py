@@ -13,6 +13,9 @@ for in the labelled section(s) first, then in the article's other sections:
    ``EVIDENCE_LIGHT_WEIGHT``) they hold. A window below ``EVIDENCE_MIN_SCORE``, or holding
    less than ``EVIDENCE_MIN_WEIGHT`` of the answer (one shared word), is no evidence.
 
+An answer of a single plain word ("true", "No": less than ``EVIDENCE_MIN_WEIGHT`` of units,
+no checkable value) gets no span: it is written somewhere by chance.
+
 A section's sentences and units are read once per article, only when a containment test
 fails; no window is scored across sentence ends, so the work is linear in the text's length.
 
@@ -255,6 +258,8 @@ def find_evidence(
         return None, False
     parsed = _Answer.of(answer)
     values = parsed.values
+    if sum(parsed.weights.values()) < EVIDENCE_MIN_WEIGHT and not values:
+        return None, False  # one plain word ("true", "No") is written somewhere by chance
     if values and others and not any(text.holds_any(s, values) for s in labelled):
         holders = [s for s in others if text.holds_all(s, values)]
         if holders:

@@ -643,6 +643,8 @@ EVIDENCE_EXTRA_SENTENCE = 0.1
 EVIDENCE_MIN_SCORE = 0.5
 #: ... and holding at least this weight of the answer's units (or all of a lighter answer): one
 #: shared word is chance ("not found" met "GET should not change state" in the audit fixture).
+#: An answer lighter than this with no checkable value gets no span at all: the dev set's
+#: answers are settings tables' "true" and "false", found in whatever section says it.
 EVIDENCE_MIN_WEIGHT = 2.0
 #: Units that carry little meaning (``text.is_light_unit``: bigrams with hiragana, generic
 #: words) count this much in the score; a content unit counts 1.
