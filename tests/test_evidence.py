@@ -61,7 +61,7 @@ def test_every_span_of_the_sample_build_is_its_section_text_cut_at_its_offsets(
         assert span["score"] >= EVIDENCE_MIN_SCORE or ANSWER_ELSEWHERE in query["flags"]
     # most of the sample's answers are summaries of their section: most get a span there
     own = [q for q in queries if "evidence" in q and q["evidence"]["section"] in q["relevant"]]
-    assert len(spans) >= 0.85 * len(queries) and len(own) >= 0.8 * len(queries)
+    assert len(spans) >= 0.8 * len(queries) and len(own) >= 0.8 * len(queries)
     # absent, not null, when none is found
     assert any("evidence" not in q for q in queries)
     assert '"evidence":null' not in (sample_build / "golden.jsonl").read_text()

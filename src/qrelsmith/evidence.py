@@ -14,12 +14,14 @@ for in the labelled section(s) first, then in the article's other sections:
    less than ``EVIDENCE_MIN_WEIGHT`` of the answer (one shared word), is no evidence.
 
 An answer of a single plain word ("true", "No": less than ``EVIDENCE_MIN_WEIGHT`` of units,
-no checkable value) gets no span: it is written somewhere by chance.
+no ``SPECIFIC_WORD``) gets no span: it is written somewhere by chance. In sections other than
+the labelled ones only the whole answer is looked for (and a checkable answer's values): the
+windows are read in the labelled sections alone, so the work per label stays bounded by them.
 
 A section's sentences and units are read once per article, only when a containment test
 fails; no window is scored across sentence ends, so the work is linear in the text's length.
 
-A **checkable** answer (``patterns.CHECKABLE_VALUE``: numbers, ports, codes, identifiers)
+A **checkable** answer (``patterns.CHECKABLE_VALUE``: short, with numbers: ports, codes)
 that none of the labelled sections hold — not one of its values is written there — while
 another section holds every one of them gets that section as its evidence, the flag
 ``answer-elsewhere`` and a confidence of at most ``ANSWER_ELSEWHERE_CONFIDENCE``.
@@ -30,6 +32,7 @@ The offsets are into the section's ``text`` as written to corpus.jsonl:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -45,6 +48,7 @@ from .patterns import (
     EVIDENCE_MIN_SCORE,
     EVIDENCE_MIN_WEIGHT,
     SENTENCE_END,
+    SPECIFIC_WORD,
 )
 from .text import fold_case, is_light_unit, runs, squashed, units
 
@@ -54,26 +58,35 @@ ANSWER_ELSEWHERE = "answer-elsewhere"
 
 def folded_positions(text: str) -> tuple[str, list[int]]:
     """``text.squashed(text)``, and for each of its characters the offset of the character of
-    ``text`` it comes from (folded one character at a time, so a width or ligature expansion
-    maps every piece back to its source)."""
+    ``text`` it comes from.
+
+    When folding keeps one character for each character that is not white space (the usual
+    case) the offsets are those of the non-space characters; otherwise each character is folded
+    on its own, so a width or ligature expansion ("㎏" -> "kg") maps every piece back to its
+    source."""
+    folded = squashed(text)
+    kept = [match.start() for match in _NOT_SPACE.finditer(text)]
+    if len(kept) == len(folded):
+        return folded, kept
     out: list[str] = []
     where: list[int] = []
     for offset, char in enumerate(text):
-        if char.isspace():
-            continue
-        folded = fold_case(char)
-        for piece in folded:
-            if not piece.isspace():
-                out.append(piece)
-                where.append(offset)
+        piece = "".join(fold_case(char).split())
+        out.append(piece)
+        where.extend([offset] * len(piece))
     return "".join(out), where
+
+
+_NOT_SPACE = re.compile(r"\S")
 
 
 def _word_char(char: str) -> bool:
     return char.isascii() and char.isalnum()
 
 
-def contained(answer: str, text: str, squashed_text: str | None = None) -> Evidence:
+def contained(
+    answer: str, text: str, squashed_text: str | None = None, read: _Read | None = None
+) -> Evidence:
     """The first span of ``text`` that is the whole ``answer`` (folded), or a zero score.
 
     ``squashed_text`` (``text.squashed(text)``, worked out once per section) makes a miss cheap:
@@ -81,7 +94,7 @@ def contained(answer: str, text: str, squashed_text: str | None = None) -> Evide
     needle, _ = folded_positions(answer)
     if not needle or needle not in (squashed_text if squashed_text is not None else squashed(text)):
         return _NONE
-    haystack, where = folded_positions(text)
+    haystack, where = read.positions if read is not None else folded_positions(text)
     found = haystack.find(needle)
     while found >= 0:
         start, end = where[found], where[found + len(needle) - 1] + 1
@@ -124,6 +137,7 @@ class _Read:
 
     text: str
     _squashed: str | None = None
+    _positions: tuple[str, list[int]] | None = None
     _sentences: tuple[list[tuple[int, int]], list[frozenset[str]]] | None = None
     _words: frozenset[str] | None = None
 
@@ -133,6 +147,13 @@ class _Read:
         if self._squashed is None:
             self._squashed = squashed(self.text)
         return self._squashed
+
+    @property
+    def positions(self) -> tuple[str, list[int]]:
+        """``folded_positions`` of the text (for a containment hit's offsets)."""
+        if self._positions is None:
+            self._positions = folded_positions(self.text)
+        return self._positions
 
     @property
     def sentences(self) -> tuple[list[tuple[int, int]], list[frozenset[str]]]:
@@ -155,13 +176,17 @@ class _Answer:
     text: str
     weights: dict[str, float]
     values: frozenset[str]
+    specific: bool
 
     @classmethod
     def of(cls, text: str) -> _Answer:
         weights = {
             unit: EVIDENCE_LIGHT_WEIGHT if is_light_unit(unit) else 1.0 for unit in units(text)
         }
-        return cls(text, weights, checkable_values(text))
+        specific = any(
+            kind == "word" and SPECIFIC_WORD.search(written) for kind, _, written in runs(text)
+        )
+        return cls(text, weights, checkable_values(text), specific)
 
 
 def checkable_values(answer: str) -> frozenset[str]:
@@ -236,12 +261,18 @@ class ArticleText:
         words = self.read(section).words
         return all(value in words for value in values)
 
-    def find(self, answer: _Answer, sections: Sequence[Section]) -> Evidence | None:
-        """Containment in the sections (in order), else their best window, if good enough."""
+    def find(
+        self, answer: _Answer, sections: Sequence[Section], windows: bool = True
+    ) -> Evidence | None:
+        """Containment in the sections (in order), else (``windows``) their best window, if
+        good enough."""
         for section in sections:
-            span = contained(answer.text, section.text, self.read(section).squashed)
+            read = self.read(section)
+            span = contained(answer.text, section.text, read.squashed, read)
             if span.score:
                 return span.model_copy(update={"section": section.id})
+        if not windows:
+            return None
         best: Evidence | None = None
         for section in sections:
             span = self.window(answer, section)
@@ -258,7 +289,7 @@ def find_evidence(
         return None, False
     parsed = _Answer.of(answer)
     values = parsed.values
-    if sum(parsed.weights.values()) < EVIDENCE_MIN_WEIGHT and not values:
+    if sum(parsed.weights.values()) < EVIDENCE_MIN_WEIGHT and not parsed.specific:
         return None, False  # one plain word ("true", "No") is written somewhere by chance
     if values and others and not any(text.holds_any(s, values) for s in labelled):
         holders = [s for s in others if text.holds_all(s, values)]
@@ -267,8 +298,8 @@ def find_evidence(
             if found is not None:
                 return found, True
     found = text.find(parsed, labelled)
-    if found is None:
-        found = text.find(parsed, others)
+    if found is None:  # the rest of the article: whole answers only, the windows cost too much
+        found = text.find(parsed, others, windows=False)
     return found, False
 
 

@@ -600,16 +600,17 @@ NEAR_TIE_MARGIN = 2 * AMBIGUITY_MARGIN
 # --------------------------------------------------------------------------- evidence
 
 #: A checkable answer (evidence.py): a short answer cell (at most CHECKABLE_MAX_UNITS
-#: comparison units, ``text.units``) with a checkable value in it: a word (``text.runs``, as
-#: written) with a digit (a number, a port, a version, a status code: "3389", "404", "v4tov6",
-#: "x509") or with an underscore or an inner capital (a name: "NODE_OPTIONS", "PortNumber").
-#: Authors copy such values between the table and the body without rewording them, so a
-#: section that lacks every one of them does not hold the answer. Prose words are reworded (the
-#: sample's answers are summaries), and so are long answers. Tried and dropped on the sample:
-#: acronyms ("API", "CA", "MX": written all over their articles, three of the four marks they
-#: gave were on right labels) and answers up to 32 characters (a Japanese sentence about "4xx"
-#: and "5xx" was marked, on a right label).
-CHECKABLE_VALUE = re.compile(r"\d|[a-z][A-Z]|_")
+#: comparison units, ``text.units``) with a checkable value in it: a word (``text.runs``) with
+#: a digit: a number, a port, a version, a status or error code ("3389", "404", "v4tov6",
+#: "0x80070005"). Authors copy such values between the table and the body without rewording
+#: them, so a section that lacks every one of them does not hold the answer. Prose words are
+#: reworded (the sample's answers are summaries), and so are long answers. Tried and dropped:
+#: acronyms ("API", "CA", "MX": on the sample written all over their articles, three of the
+#: four marks they gave were on right labels), identifiers ("get_Window", "IAsyncXxx": on the
+#: dev set's table cells, benchmarks/bench_evidence.py, all 7 marks they gave were on right
+#: labels, an API page's member list holding every name) and answers up to 32 characters (a
+#: Japanese sentence about "4xx" and "5xx" was marked, on a right label).
+CHECKABLE_VALUE = re.compile(r"\d")
 #: ... of at least this many characters: a lone "7" or "x" is found in any section.
 CHECKABLE_MIN_CHARS = 2
 #: ... in an answer of at most this many units: "TCP 3389 と UDP 3389" (5), "22/tcp by default"
@@ -646,6 +647,10 @@ EVIDENCE_MIN_SCORE = 0.5
 #: An answer lighter than this with no checkable value gets no span at all: the dev set's
 #: answers are settings tables' "true" and "false", found in whatever section says it.
 EVIDENCE_MIN_WEIGHT = 2.0
+#: A word specific enough to be evidence on its own (``text.runs``, as written): a digit, an
+#: underscore or an inner capital ("8080", "NODE_OPTIONS", "get_Window"); an answer of one
+#: plain word ("true") is not looked for.
+SPECIFIC_WORD = re.compile(r"\d|[a-z][A-Z]|_")
 #: Units that carry little meaning (``text.is_light_unit``: bigrams with hiragana, generic
 #: words) count this much in the score; a content unit counts 1.
 EVIDENCE_LIGHT_WEIGHT = 0.25

@@ -10,7 +10,10 @@ of its signals' weights):
 - ``low-confidence``: the label's confidence (0-1, any rule) is below the audit's
   ``low_confidence``;
 - ``near-tie``: a fuzzy or order match where another section's heading is almost as similar to
-  the reference, by the matcher's own similarity (``matching.HeadingIndex``).
+  the reference, by the matcher's own similarity (``matching.HeadingIndex``);
+- ``answer-elsewhere``: the answer is a checkable value (a port, a code, a version: a number)
+  that none of the labelled sections holds while another section does (``evidence.py``); the
+  detail names that section.
 """
 
 from __future__ import annotations
