@@ -73,6 +73,11 @@ def test_containment_folds_width_case_and_space_and_keeps_the_offsets_of_the_tex
     assert span.score == 1.0 and text[span.start : span.end] == "ＴＣＰ の 3389"
     folded, where = folded_positions("Ａ b")
     assert folded == "ab" and where == [0, 2]
+    # a character that folds to two ("㎏" -> "kg") maps both pieces back to itself
+    assert folded_positions("x ㎏ y") == ("xkgy", [0, 2, 2, 4])
+    text = "重さは 5㎏ までです。"
+    span = contained("5 kg", text)
+    assert span.score == 1.0 and text[span.start : span.end] == "5㎏"
 
 
 def test_containment_keeps_latin_word_boundaries() -> None:
@@ -136,6 +141,8 @@ def test_a_prose_answer_elsewhere_is_no_doubt() -> None:
         [("Intro", "A firewall keeps strangers out."), ("Firewall", "Open the inbound rules.")],
     )
     assert ANSWER_ELSEWHERE not in query.flags and query.confidence == 0.99
+    # and outside the labelled sections only the whole answer is looked for, not a window
+    assert query.evidence is None
 
 
 def _build(tmp_path: Path, html: str) -> Path:
