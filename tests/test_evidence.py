@@ -12,6 +12,7 @@ from qrelsmith import article_queries, parse_article
 from qrelsmith.audit.sheet import SPAN_CLOSE, SPAN_OPEN, evidence_cell
 from qrelsmith.buildfolder import load_build
 from qrelsmith.cli import main
+from qrelsmith.config import AuditOptions
 from qrelsmith.evaluate.check import check_build
 from qrelsmith.evidence import ANSWER_ELSEWHERE, contained, folded_positions
 from qrelsmith.patterns import ANSWER_ELSEWHERE_CONFIDENCE, EVIDENCE_MIN_SCORE
@@ -164,7 +165,7 @@ def test_check_names_the_section_that_holds_the_answer(tmp_path: Path) -> None:
             ],
         ),
     )
-    [suspect] = check_build(load_build(out), {})
+    [suspect] = check_build(load_build(out), {}, AuditOptions())
     kinds = {signal.kind: signal.detail for signal in suspect.signals}
     assert kinds["answer-elsewhere"] == "answer found in page.html#0"
     assert "low-confidence" in kinds

@@ -30,7 +30,11 @@ VERDICTS: tuple[str, ...] = ("correct", "wrong", "partly", "unsure")
 CSV_ENCODINGS = ("utf-8-sig", "cp932")
 
 
-#: Columns of audit.csv and of every verdict export, in order. The last three are the reviewer's.
+#: The columns the reviewer fills in: the last of audit.csv's, left out of Label Studio's task
+#: data (its form asks for them instead).
+REVIEWER_COLUMNS: tuple[str, ...] = ("verdict", "correct_sections", "note")
+
+#: Columns of audit.csv and of every verdict export, in order; the reviewer's last.
 COLUMNS: tuple[str, ...] = (
     "qid",
     "stratum",
@@ -46,11 +50,8 @@ COLUMNS: tuple[str, ...] = (
     "evidence",
     "other_headings",
     "path",
-    "verdict",
-    "correct_sections",
-    "note",
+    *REVIEWER_COLUMNS,
 )
-REVIEWER_COLUMNS: tuple[str, ...] = ("verdict", "correct_sections", "note")
 
 #: Around the answer's span in the ``evidence`` cell (brackets that prose and code rarely use).
 SPAN_OPEN, SPAN_CLOSE = "⟦", "⟧"
