@@ -6,13 +6,14 @@ The pure core of a build: no files, no clock, no global state. ``parse_article``
 
 from __future__ import annotations
 
-from .config import BuildOptions
+from .config import BuildOptions, build_options
+from .evidence import with_evidence
 from .labels import named, same_article_count
 from .layout import query_id, section_id
 from .matching import HeadingIndex, Target
 from .models import Article, GoldenQuery, Origin, Rejected
 from .parse import Element, cleaned, dropped, parse_html, remove_element
-from .patterns import MAX_QUERY_CHARS
+from .patterns import MAX_QUERY_CHARS, QUICKREF_MAX_ROWS
 from .quickref import CellTargets, find_table
 from .sections import heading_level, split_sections
 from .text import heading_key, text_of
@@ -60,7 +61,7 @@ def parse_article(
     links they resolve; reading them makes the text pass about 40% dearer, and a build over a
     crawl passes None.
     """
-    options = options or BuildOptions()
+    options = build_options(options)
     identifier = article_id if article_id is not None else (path or url or "article")
     page = parse_html(html, options, http_charset)
 
@@ -91,15 +92,29 @@ def article_queries(
     article: Article, options: BuildOptions | None = None
 ) -> tuple[list[GoldenQuery], list[Rejected]]:
     """Turn the article's quick-reference rows into queries (or rejected rows, with reasons)."""
-    options = options or BuildOptions()
+    options = build_options(options)
     if article.table is None:
         return [], []
     index = HeadingIndex.from_article(article)
     origin_path = article.path or article.id
     queries: list[GoldenQuery] = []
     rejected: list[Rejected] = []
-    rows = article.table.rows
+    rows = article.table.rows[:QUICKREF_MAX_ROWS]
+    cut = [
+        Rejected(
+            path=origin_path,
+            row=row.row,
+            query=row.query[:MAX_QUERY_CHARS],
+            reference=row.reference[:MAX_QUERY_CHARS],
+            reason="table_too_long",
+        )
+        for row in article.table.rows[QUICKREF_MAX_ROWS:]
+    ]
     matches = index.match_rows([(row.reference, row.reference_anchors) for row in rows], options)
+    if options.semantic:  # off by default: the encoder is imported only here
+        from .semantic import resolve
+
+        matches = resolve([row.reference for row in rows], matches, article)
     for row, match in zip(rows, matches, strict=True):
         if len(row.query) > MAX_QUERY_CHARS:  # not a question a person types
             rejected.append(
@@ -139,4 +154,4 @@ def article_queries(
                 flags=match.flags,
             )
         )
-    return queries, rejected
+    return with_evidence(queries, article), rejected + cut

@@ -170,10 +170,10 @@ def handle_eval(args: argparse.Namespace) -> int:
     specs = parse_measures(names, rel=options.rel, gains=options.gains, grades=grades)
     runs: dict[str, Run] = {}
     for name, path in zip(_run_names(args.runs), args.runs, strict=True):
-        runs[name] = read_run(path)
+        runs[name] = read_run(path, warn)
         _shares_ids(path if path != "-" else "stdin", runs[name], build, args.dir)
     qrels = build.qrels
-    extra: dict[str, object] = {}
+    subset_name = None
     if args.subset is not None:
         by, wanted = args.subset
         placed = _groups(by, build, args.dir, config_of(args).audit.low_confidence)
@@ -181,7 +181,7 @@ def handle_eval(args: argparse.Namespace) -> int:
         if not qrels:
             found = ", ".join(sorted(set(placed.values()))) or "none"
             raise DataError(f"{args.dir}: no query in --subset {by}={wanted} (groups: {found})")
-        extra["subset"] = f"{by}={wanted}"
+        subset_name = f"{by}={wanted}"
     groups = None
     if args.by is not None:
         groups = (args.by, _groups(args.by, build, args.dir, config_of(args).audit.low_confidence))
@@ -193,7 +193,7 @@ def handle_eval(args: argparse.Namespace) -> int:
         options,
         doc_ids=build.doc_ids if build.corpus else None,
         keep_per_query=args.per_query,
-        settings={"rel": options.rel, "gains": options.gains, **extra},
+        subset=subset_name,
         groups=groups,
         sizes=args.sizes or (),
         need=args.need,
@@ -232,11 +232,11 @@ def handle_check(args: argparse.Namespace) -> int:
     config = config_of(args)
     build = load_build(args.dir, need=(CORPUS,))
     if args.run:
-        run = read_run(args.run)
+        run = read_run(args.run, warn)
     else:
         depth = config.baseline.model_copy(update={"k": CHECK_DEPTH})
         run = run_baseline(build.corpus, build.topics, depth)
-    suspects = check_build(build, run, low_confidence=config.audit.low_confidence)
+    suspects = check_build(build, run, config.audit)
     found = len(suspects)
     if args.limit:
         suspects = suspects[: args.limit]
@@ -451,7 +451,8 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         help="list queries likely mislabelled or unanswerable",
         description="Rank the queries of DIR by suspicion: the top hit is in another article, "
         "no content word out of context, a near-duplicate in another article, a "
-        "label of low confidence or a near-tie of headings. Without --run the BM25 "
+        "label of low confidence, a near-tie of headings, or a checkable answer (a port, a "
+        "code, a version: a number) found in another section only. Without --run the BM25 "
         "baseline is used.",
         epilog="example:\n  qrelsmith check out/ --limit 40\n"
         "  qrelsmith check out/ --run runs/bm25.trec --json > suspects.jsonl",

@@ -16,6 +16,15 @@ also occurs in the section. With that:
   chunk that holds the whole answer section is 2, and a chunk that is mostly another section
   with a corner of the answer section is 1.
 
+A query with an answer span (golden.jsonl ``evidence``) in one of its grade-2 sections is
+graded by the span instead, in that section: the chunks that hold part of the span get grade 2
+(whatever their share), the other chunks that section would make 2 get grade 1; its other
+grade-2 sections keep the rule above. A chunk holds part of the span when one of the section's
+characters inside the span lies in a run of SHINGLE characters (or of the whole chunk, when it
+is shorter) that the chunk also holds, compared in ``evidence.folded_positions`` form. A query
+whose span no chunk holds, or whose span lies outside its grade-2 sections (an audit corrected
+the label, or the answer was found in another section), is graded by the rule above.
+
 Queries whose grade-2 sections no chunk takes over are dropped (no target left) and reported.
 """
 
@@ -28,8 +37,10 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from ..buildfolder import Build, Qrels
+from ..errors import DataError
+from ..evidence import folded_positions
 from ..export import write_regraded
-from ..files import write_json
+from ..files import StagedFolder, write_json
 from ..labels import NAMED, SAME_ARTICLE, named, named_in
 from ..layout import ALIGN_REPORT
 from ..models import (
@@ -39,6 +50,7 @@ from ..models import (
     AlignThresholds,
     ChunkMapping,
     CorpusRecord,
+    Evidence,
     UnmappedChunk,
 )
 from ..patterns import COVER_SHARE, MAJORITY_SHARE, MIN_ARTICLE_SHARE, SHINGLE
@@ -57,7 +69,10 @@ def clean_id(value: str) -> str:
 
 
 def _url_key(url: str) -> str:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # a malformed IPv6 literal or port ("http://[bad"): the text itself
+        return url.split("://", 1)[-1].split("#", 1)[0]
     return f"{parts.netloc}{parts.path}" + (f"?{parts.query}" if parts.query else "")
 
 
@@ -144,6 +159,41 @@ def chunk_grade(mapping: ChunkMapping, section_grades: dict[str, int]) -> int:
     return max(grades + [SAME_ARTICLE])
 
 
+def span_held(chunk: str, section: tuple[str, list[int]], evidence: Evidence) -> bool:
+    """True when the chunk (in ``folded_positions`` form) holds part of the evidence span of a
+    section (its ``folded_positions``); see the module doc."""
+    folded, where = section
+    inside = [i for i, offset in enumerate(where) if evidence.start <= offset < evidence.end]
+    if not chunk or not inside:
+        return False
+    width = min(SHINGLE, len(chunk))
+    grams = {chunk[i : i + width] for i in range(len(chunk) - width + 1)}
+    first, last = inside[0], inside[-1]
+    for start in range(max(first - width + 1, 0), min(last, len(folded) - width) + 1):
+        if folded[start : start + width] in grams:
+            return True
+    return False
+
+
+def span_grades(
+    mappings: Sequence[ChunkMapping],
+    judged: dict[str, int],
+    evidence: Evidence | None,
+    folded_chunks: dict[str, str],
+    section_text: dict[str, str],
+) -> dict[str, int] | None:
+    """Chunk grades for one query by its answer span, or None when the span does not decide
+    (none, outside the grade-2 sections, or held by no chunk)."""
+    if evidence is None or judged.get(evidence.section) != NAMED:
+        return None
+    section = folded_positions(section_text[evidence.section])
+    holding = {m.id for m in mappings if span_held(folded_chunks.get(m.id, ""), section, evidence)}
+    if not holding:
+        return None
+    rest = {**judged, evidence.section: SAME_ARTICLE}
+    return {m.id: NAMED if m.id in holding else chunk_grade(m, rest) for m in mappings}
+
+
 def _chunk_id(chunk: dict[str, Any]) -> str:
     return clean_id(str(chunk.get("id") or chunk.get("id_") or ""))
 
@@ -161,16 +211,27 @@ def align(build: Build, chunks: Iterable[dict[str, Any]]) -> AlignResult:
             (record.id, f"{record.heading}\n{record.text}")
         )
     mappings: list[ChunkMapping] = []
-    for chunk in chunks:
+    seen: dict[str, int] = {}
+    folded_chunks: dict[str, str] = {}
+    for number, chunk in enumerate(chunks, 1):
         chunk_id = _chunk_id(chunk)
         if not chunk_id:
             mappings.append(ChunkMapping(id="", reason="chunk without id"))
             continue
+        if chunk_id in seen:  # qrels over it would judge two texts as one document
+            raise DataError(
+                f"chunk id {chunk_id!r} is used twice (chunks {seen[chunk_id]} and {number}): "
+                "ids must be unique"
+            )
+        seen[chunk_id] = number
         article = find_article(chunk, keys)
         if article is None:
             mappings.append(ChunkMapping(id=chunk_id, reason="url/path matches no article"))
             continue
-        mappings.append(map_chunk(chunk_id, _chunk_text(chunk), article, sections[article]))
+        mapping = map_chunk(chunk_id, _chunk_text(chunk), article, sections[article])
+        mappings.append(mapping)
+        if mapping.reason is None:
+            folded_chunks[chunk_id] = folded_positions(_chunk_text(chunk))[0]
 
     articles = build.article_ids()
     by_article: dict[str, list[ChunkMapping]] = {}
@@ -179,12 +240,32 @@ def align(build: Build, chunks: Iterable[dict[str, Any]]) -> AlignResult:
             by_article.setdefault(mapping.article_id, []).append(mapping)
     qrels: Qrels = {}
     dropped: list[str] = []
+    section_text = {record.id: record.text for record in build.corpus}
     for qid, judged in build.qrels.items():
-        graded = {m.id: chunk_grade(m, judged) for m in by_article.get(articles[qid], [])}
+        article_chunks = by_article.get(articles[qid], [])
+        query = build.by_qid.get(qid)
+        graded = span_grades(
+            article_chunks,
+            judged,
+            query.evidence if query is not None else None,
+            folded_chunks,
+            section_text,
+        ) or {m.id: chunk_grade(m, judged) for m in article_chunks}
         if NAMED in graded.values():
             qrels[qid] = graded
         else:
             dropped.append(qid)
+    if not any(m.reason is None for m in mappings):
+        raise DataError(
+            f"none of the {len(mappings)} chunks maps to a section of {build.folder}: are they "
+            "chunks of another site, or of an older crawl? (url or path must name a page of "
+            "the build)"
+        )
+    if not qrels:
+        raise DataError(
+            f"no query of {build.folder} keeps a chunk holding its section: the golden set "
+            "over these chunks would be empty"
+        )
     return AlignResult(qrels=qrels, mappings=mappings, dropped_queries=dropped)
 
 
@@ -246,11 +327,21 @@ def write_aligned(
                     }
                 )
             )
-    write_regraded(folder, corpus, queries, rows)
+    with StagedFolder(folder) as staged:  # swapped in whole, as a build is
+        write_regraded(staged.path, corpus, queries, rows)
+        report = _report(result)
+        write_json(staged.path / ALIGN_REPORT, report)
+        staged.commit(keep=lambda name: True)  # the user's own files stay
+    return report
+
+
+def _report(result: AlignResult) -> AlignReport:
     unmapped = [m for m in result.mappings if m.reason is not None]
     report = AlignReport(
         rule="grade = highest grade of the sections with share >= MAJORITY_SHARE or "
-        "cover >= COVER_SHARE, else 1; unmapped below MIN_ARTICLE_SHARE",
+        "cover >= COVER_SHARE, else 1; with an answer span in a grade-2 section: 2 for the "
+        "chunks holding the span, 1 for that section's other chunks; unmapped below "
+        "MIN_ARTICLE_SHARE",
         thresholds=AlignThresholds(
             shingle=SHINGLE,
             min_article_share=MIN_ARTICLE_SHARE,
@@ -268,5 +359,4 @@ def write_aligned(
         dropped_queries=result.dropped_queries,
         chunks=[m for m in result.mappings if m.reason is None],
     )
-    write_json(folder / ALIGN_REPORT, report)
     return report

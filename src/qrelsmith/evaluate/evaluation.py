@@ -251,11 +251,11 @@ def evaluate_runs(
     *,
     doc_ids: set[str] | None = None,
     keep_per_query: bool = False,
-    settings: dict[str, object] | None = None,
     sizes: Sequence[Size] = (),
     need: float | None = None,
     curve: bool = False,
     groups: tuple[str, Mapping[str, str]] | None = None,
+    subset: str | None = None,
 ) -> EvalReport:
     """Score every run on every query of the qrels; compare each later run with the first.
 
@@ -349,7 +349,9 @@ def evaluate_runs(
             "seed": options.seed,
             "bootstrap_samples": options.bootstrap_samples,
             "permutation_rounds": options.permutation_rounds,
-            **(settings or {}),
+            "rel": options.rel,
+            "gains": options.gains,
+            **({"subset": subset} if subset else {}),
             **extra,
         },
         stability=stability,
