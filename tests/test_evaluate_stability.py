@@ -195,3 +195,19 @@ def test_need_wants_two_runs(two_runs: list[str], capsys: pytest.CaptureFixture[
     with pytest.raises(SystemExit) as exit_info:
         main(["eval", str(BUILD), two_runs[0], "--need", "-1"])
     assert exit_info.value.code == 2
+
+
+def test_eval_plot(two_runs: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    picture = tmp_path / "study.png"
+    argv = ["eval", str(BUILD), *two_runs, "--measures", "RR@10", "--sizes", "4,8,all"]
+    argv += ["--subsets", "50", "--curve", "--plot", str(picture)]
+    assert main(argv) == 0
+    assert "3 panels -> " in capsys.readouterr().err
+    first = picture.read_bytes()
+    assert first.startswith(b"\x89PNG")
+    assert main(argv) == 0
+    assert picture.read_bytes() == first  # no date in the file
+    assert main(["eval", str(BUILD), two_runs[0], "--plot", str(tmp_path / "x.png")]) == 2
+    assert "--plot draws --sizes and --curve" in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()

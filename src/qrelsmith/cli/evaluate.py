@@ -160,6 +160,8 @@ def handle_eval(args: argparse.Namespace) -> int:
     if args.runs.count("-") > 1:
         raise UsageError("only one run can come from stdin")
     options = override(config_of(args).eval, args, ("seed", "measures", "rel", "gains", "subsets"))
+    if args.plot and not (args.sizes or args.curve):
+        raise UsageError("--plot draws --sizes and --curve: give one of them")
     if args.need is not None and len(args.runs) < 2:
         raise UsageError("--need compares runs: give two or more")
     build = load_build(args.dir, need=(QRELS,))
@@ -201,6 +203,11 @@ def handle_eval(args: argparse.Namespace) -> int:
     )
     for warning in report.warnings:
         warn(warning)
+    if args.plot:
+        from ..evaluate.plot import plot_report
+
+        panels = plot_report(report, args.plot)
+        say(f"{panels} {'panel' if panels == 1 else 'panels'} -> {args.plot}")
     if args.json:
         sys.stdout.write(
             json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
@@ -436,6 +443,12 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         metavar="GROUP",
         help="evaluate one group only: hard (= overlap=low, the queries sharing the fewest "
         "words with their section) or BY=GROUP, e.g. rule=fuzzy, confidence=low",
+    )
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="also draw --sizes (interval width and swap / wrong-call rates against n) and "
+        "--curve (recall at k) into a PNG (needs the [plot] extra: matplotlib)",
     )
     p.add_argument("--per-query", action="store_true", help="also print per-query values")
     p.add_argument("--json", action="store_true", help="one JSON document for scripts")
