@@ -286,3 +286,13 @@ def test_a_destructor_is_not_its_class() -> None:
     article = page("CAtlArray::CAtlArray", "CAtlArray:: ~ CAtlArray", "CAtlArray::Add")
     assert section_of(article, "CAtlArray") == "CAtlArray::CAtlArray"
     assert section_of(article, "~ CAtlArray") == "CAtlArray:: ~ CAtlArray"
+
+
+# --------------------------------------------------------------------------- precision rules
+
+
+def test_a_heading_that_is_literally_vague_text_matches_it_exactly() -> None:
+    article = page("概要", "詳細", "詳細な設定")
+    match = match_reference("詳細", article)
+    assert (match.rule, section_of(article, "詳細")) == ("exact", "詳細")
+    assert match_reference("here", article).reason == "vague"  # no equal heading: still vague

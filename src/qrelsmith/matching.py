@@ -292,11 +292,11 @@ class HeadingIndex:
         reference = _form(text)
         if not reference.key:
             return _Outcome(Match(reason="empty"))
+        exact = self._by_key.get(reference.key)
+        if exact:  # before the vague guard: a heading may literally be "詳細"
+            return self._decide_exact(exact, "exact", patterns.MATCH_CONFIDENCE["exact"])
         if " ".join(reference.plain.split()).strip(" .:：。!！") in patterns.VAGUE_REFERENCES:
             return _Outcome(Match(reason="vague"))
-        exact = self._by_key.get(reference.key)
-        if exact:
-            return self._decide_exact(exact, "exact", patterns.MATCH_CONFIDENCE["exact"])
         stripped = (
             sorted(
                 {
