@@ -296,3 +296,23 @@ def test_a_heading_that_is_literally_vague_text_matches_it_exactly() -> None:
     match = match_reference("詳細", article)
     assert (match.rule, section_of(article, "詳細")) == ("exact", "詳細")
     assert match_reference("here", article).reason == "vague"  # no equal heading: still vague
+
+
+def test_a_weak_separator_splits_only_into_exact_parts() -> None:
+    article = page("Instalar el cliente", "Configurar el servidor", "Streaming bidireccional")
+    client, server = article.sections[0].id, article.sections[1].id
+    # a list written with commas names one thing unless every part is a heading
+    assert match_reference("cliente, servidor", article).section_ids == []
+    assert match_reference("cliente、servidor", article).section_ids == []
+    both = match_reference("Instalar el cliente, Configurar el servidor", article)
+    assert (both.section_ids, both.rule) == ([client, server], "exact")
+    # strong separators keep naming several sections
+    assert match_reference("cliente／servidor", article).section_ids == [client, server]
+    assert match_reference("cliente / servidor", article).section_ids == [client, server]
+
+
+def test_a_bracketed_remark_is_set_aside_when_the_whole_reference_matches_nothing() -> None:
+    article = page("Web サーバー (IIS)", "FTP または FTPS サーバー", "Azure App Service")
+    assert section_of(article, "IIS (IIS、FTP などを選択します)") == "Web サーバー (IIS)"
+    # the remark is kept when the reference matches as written
+    assert section_of(article, "Azure App Service (既定)") == "Azure App Service"

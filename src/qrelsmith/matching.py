@@ -10,7 +10,10 @@ Near-ties are ambiguous, never guessed; vague link text ("here", こちら) and 
 
 A reference naming several sections ("A／B") yields all of them when every part matches, and
 the parts that match (flagged ``partial-reference``) when the others match nothing at all; a
-reference equal to a heading is never split ("TCP/UDP の違い" stays whole).
+reference equal to a heading is never split ("TCP/UDP の違い" stays whole). A weak separator
+(、，,) splits only into parts that are each exactly a heading; otherwise the reference is
+matched whole. A reference that matches nothing is tried once more without its bracketed
+remark ("IIS (IIS、FTP などを選択します)").
 
 The rows of one table are decided together (``HeadingIndex.match_rows``): quick-reference
 tables follow the page's order, so a monotone alignment over heading positions settles ties
@@ -113,12 +116,17 @@ _OPENINGS = tuple(pair[0] for pair in _BRACKET_PAIRS)
 def _stripped_key(plain: str) -> str:
     """``plain`` (comparable text) without bracketed parts and without a name prefix, as the
     joined tokens."""
+    return "".join(tokens(_stripped_text(plain)))
+
+
+def _stripped_text(plain: str) -> str:
+    """``plain`` without bracketed parts and without a name prefix."""
     without = patterns.NAME_PREFIX.sub("", plain)
     for opening, closing in _BRACKET_PAIRS:
         while opening in without and closing in without.split(opening, 1)[1]:
             head, rest = without.split(opening, 1)
             without = head + " " + rest.split(closing, 1)[1]
-    return "".join(tokens(without))
+    return without
 
 
 @dataclass(slots=True)
@@ -261,13 +269,15 @@ class HeadingIndex:
             return _Outcome(Match(section_ids=linked, rule="anchor", confidence=1.0), target=target)
         if not heading_key(reference):
             return _Outcome(Match(reason="empty"))
-        whole = self._match_part(reference, options, fuzzy)
+        strong = [s for s in options.reference_separators if s not in patterns.WEAK_SEPARATORS]
+        weak = [s for s in options.reference_separators if s in patterns.WEAK_SEPARATORS]
+        whole = self._match_listed(reference, weak, options, fuzzy)
         if whole.match.rule == "exact":
             return whole
-        parts = split_reference(reference, options.reference_separators)
+        parts = split_reference(reference, strong)
         if len(parts) < 2:
             return whole
-        outcomes = [self._match_part(part, options, fuzzy) for part in parts]
+        outcomes = [self._match_listed(part, weak, options, fuzzy) for part in parts]
         matched = [o.match for o in outcomes if o.match.section_ids]
         if len(matched) == len(outcomes):
             return _Outcome(_combine(matched))
@@ -277,6 +287,29 @@ class HeadingIndex:
         if matched and all(m.reason == "unmatched" and not m.candidates for m in failed):
             return _Outcome(_combine(matched, flags=[PARTIAL_FLAG]))
         return whole if whole.match.section_ids else _Outcome(failed[0])
+
+    def _match_listed(
+        self, text: str, weak: Sequence[str], options: BuildOptions, fuzzy: bool
+    ) -> _Outcome:
+        """``text`` as one reference, unless a weak separator splits it into parts that are
+        each exactly a heading (``patterns.WEAK_SEPARATORS``)."""
+        whole = self._match_part(text, options, fuzzy)
+        if whole.match.rule == "exact":
+            return whole
+        if whole.match.reason == "unmatched" and not whole.match.candidates:
+            # a bracketed remark ("IIS (IIS、FTP などを選択します)") names no section
+            remark_free = _stripped_text(text).strip()
+            if remark_free != text.strip() and heading_key(remark_free):
+                whole = self._match_part(remark_free, options, fuzzy)
+                if whole.match.section_ids:
+                    return whole
+        parts = split_reference(text, weak)
+        if len(parts) < 2:
+            return whole
+        outcomes = [self._match_part(part, options, fuzzy) for part in parts]
+        if all(o.match.rule == "exact" for o in outcomes):
+            return _Outcome(_combine([o.match for o in outcomes]))
+        return whole
 
     def _by_anchor(self, anchors: Sequence[str]) -> list[str]:
         found: list[str] = []

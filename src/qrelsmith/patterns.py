@@ -307,6 +307,12 @@ QUICKREF_MAX_SECTION = 2
 #: only split when the whole reference matches no heading.
 REFERENCE_SEPARATORS: tuple[str, ...] = ("／", " / ", "、", "；", ";", " | ", "，", ", ")
 
+#: Of those, the weak ones: a comma joins the words of one name as often as two names
+#: ("Cliente, servidor, bidireccional" names one section, the streaming one). A reference is
+#: split at a weak separator only when every part is then exactly a heading; otherwise the
+#: whole reference is matched as one. Strong separators ("／", " / " ...) split as before.
+WEAK_SEPARATORS: frozenset[str] = frozenset({"、", "，", ", "})
+
 #: Brackets removed before comparing a reference with a heading.
 BRACKETS = "()（）[]［］{}｛｝「」『』【】〈〉《》<>＜＞\"'“”‘’"
 
