@@ -368,10 +368,12 @@ class HeadingIndex:
         # the reference adds may name another section ("... con implementación rápida
         # deshabilitada" holds the heading "... con implementación rápida").
         scored = []
+        rivals = []  # every heading compared, whatever its recall: the margin holds against all
         for i in range(len(self.targets)):
             if not _same_numbers(reference, self.forms[i]):
                 continue
             score, recall = self.similarity(reference, i)
+            rivals.append((score, i))
             if recall >= patterns.MIN_RECALL or _heading_inside(reference, self.forms[i]):
                 scored.append((score, i))
         weak = [
@@ -381,7 +383,7 @@ class HeadingIndex:
         if not strong:
             return _Outcome(Match(reason="unmatched"), weak=weak)
         top = patterns.MATCH_CONFIDENCE["fuzzy_max"]
-        outcome = self._best(strong, "fuzzy", options, lambda s: round(min(s, top), 4))
+        outcome = self._best(strong, "fuzzy", options, lambda s: round(min(s, top), 4), rivals)
         outcome.weak = weak
         return outcome
 
@@ -400,17 +402,32 @@ class HeadingIndex:
         rule: MatchRule,
         options: BuildOptions,
         confidence_of: Callable[[float], float],
+        rivals: Sequence[tuple[float, int]] = (),
     ) -> _Outcome:
-        """The best-scoring section, unless another scores within the margin of it."""
+        """The best-scoring section, unless another scores within the margin of it: among the
+        candidates, or among ``rivals`` (headings that are no candidate themselves, under the
+        threshold or short of recall, still make a near-tie)."""
+        ranked = self._ranked(scored)
+        top_score, _ = ranked[0]
+        close = [i for s, i in ranked if top_score - s < options.ambiguity_margin]
+        if rivals:
+            taken = {self.targets[i].target_id for i in close}
+            close += [
+                i
+                for s, i in self._ranked(rivals)
+                if top_score - s < options.ambiguity_margin
+                and self.targets[i].target_id not in taken
+            ]
+        return self._settle(close, rule, confidence_of(top_score))
+
+    def _ranked(self, scored: Iterable[tuple[float, int]]) -> list[tuple[float, int]]:
+        """Each section's best (score, heading), best first (the earlier heading on a tie)."""
         best: dict[str, tuple[float, int]] = {}
         for score, i in scored:
             held = best.get(self.targets[i].target_id)
             if held is None or score > held[0]:
                 best[self.targets[i].target_id] = (score, i)
-        ranked = sorted(best.values(), key=lambda si: (-si[0], self.targets[si[1]].position))
-        top_score, _ = ranked[0]
-        close = [i for s, i in ranked if top_score - s < options.ambiguity_margin]
-        return self._settle(close, rule, confidence_of(top_score))
+        return sorted(best.values(), key=lambda si: (-si[0], self.targets[si[1]].position))
 
     def _settle(self, found: list[int], rule: MatchRule, confidence: float) -> _Outcome:
         """Accept when one section remains; repeated headings (the same H2 name) take the
