@@ -326,3 +326,13 @@ def test_the_margin_holds_against_a_rival_under_the_threshold() -> None:
     match = match_reference("nginx como proxy inverso", article)
     assert (match.section_ids, match.reason) == ([], "ambiguous")
     assert match.candidates == ["Configurar el proxy inverso", "Instalar nginx y el proxy"]
+
+
+def test_an_identifier_shared_with_another_heading_decides_nothing() -> None:
+    article = page(
+        "set v4tov4", "v4tov4 のポート プロキシ規則を追加します。", "Tema1", "Tema2", "Tema3"
+    )
+    # "add" is in no heading: all "add v4tov4" shares with "set v4tov4" is the identifier
+    match = match_reference("add v4tov4", article)
+    assert (match.section_ids, match.reason) == ([], "ambiguous")
+    assert section_of(article, "set v4tov4 now") == "set v4tov4"  # a shared word decides

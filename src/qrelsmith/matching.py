@@ -36,7 +36,7 @@ from rapidfuzz import fuzz
 from . import patterns
 from .config import BuildOptions
 from .models import RULE_ORDER, Article, Match, MatchRule
-from .text import comparable, heading_key, is_light_unit, tokens, units
+from .text import comparable, heading_key, is_light_unit, runs, stem, tokens, units
 
 #: Prefix marking a candidate that is an excluded section (FAQ, summary ...): a reference that
 #: lands there has no corpus target and is rejected rather than sent to a neighbour.
@@ -66,6 +66,8 @@ class Target:
 
 
 _DIGITS = re.compile(r"\d+")
+_IDENTIFIER = re.compile(r"[a-z][A-Z]|[_0-9]")
+_LETTER = re.compile(r"[a-z]")
 
 
 class _Form:
@@ -95,6 +97,16 @@ class _Form:
     @cached_property
     def units(self) -> frozenset[str]:
         return frozenset(units(self.text))
+
+    @cached_property
+    def identifiers(self) -> frozenset[str]:
+        """The units that are identifiers: a word of letters with digits, an underscore or an
+        inner capital as written ("v4tov4", "IAsyncAction", "max_size")."""
+        return frozenset(
+            stem(run, written)
+            for kind, run, written in runs(self.text)
+            if kind == "word" and _IDENTIFIER.search(written) and _LETTER.search(run)
+        )
 
     @cached_property
     def digits(self) -> tuple[str, ...]:
@@ -384,8 +396,34 @@ class HeadingIndex:
             return _Outcome(Match(reason="unmatched"), weak=weak)
         top = patterns.MATCH_CONFIDENCE["fuzzy_max"]
         outcome = self._best(strong, "fuzzy", options, lambda s: round(min(s, top), 4), rivals)
+        if outcome.target is not None:
+            outcome = self._identifier_tie(reference, outcome)
         outcome.weak = weak
         return outcome
+
+    def _identifier_tie(self, reference: _Form, outcome: _Outcome) -> _Outcome:
+        """A fuzzy winner that shares nothing with the reference but identifiers another
+        section's heading also carries decides nothing: "add v4tov4" is no more "set v4tov4"
+        than "v4tov4 を追加します"."""
+        chosen = outcome.target
+        assert chosen is not None
+        position = chosen.position
+        shared = reference.units & self.forms[position].units
+        if not shared or not shared <= reference.identifiers:
+            return outcome
+        others = [
+            i
+            for i, form in enumerate(self.forms)
+            if self.targets[i].target_id != chosen.target_id and shared <= form.units
+        ]
+        if not others:
+            return outcome
+        tied = sorted([position, *others], key=lambda i: self.targets[i].position)
+        return _Outcome(
+            Match(reason="ambiguous", candidates=sorted({self.targets[i].heading for i in tied})),
+            tied=[self.targets[i] for i in tied],
+            weak=outcome.weak,
+        )
 
     def _decide_exact(self, found: list[int], rule: MatchRule, confidence: float) -> _Outcome:
         """One section among the exact candidates wins; an H2 beats an H3 elsewhere."""
