@@ -320,7 +320,10 @@ def test_a_bracketed_remark_is_set_aside_when_the_whole_reference_matches_nothin
 
 def test_the_margin_holds_against_a_rival_under_the_threshold() -> None:
     article = page(
-        "Configurar el proxy inverso", "Instalar nginx y el proxy", "Registros", "Copias de seguridad"
+        "Configurar el proxy inverso",
+        "Instalar nginx y el proxy",
+        "Registros",
+        "Copias de seguridad",
     )
     # 0.57 and 0.49: only the first passes the threshold, but they are a near-tie
     match = match_reference("nginx como proxy inverso", article)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .config import BuildOptions
 from .labels import named, query_id, same_article_count
-from .matching import HeadingIndex
+from .matching import HeadingIndex, match_table
 from .models import Article, GoldenQuery, Origin, Rejected
 from .parse import parse_html, remove_element
 from .patterns import MAX_QUERY_CHARS
@@ -66,12 +66,15 @@ def article_queries(
     options = options or BuildOptions()
     if article.table is None:
         return [], []
-    index = HeadingIndex.from_article(article)
     origin_path = article.path or article.id
     queries: list[GoldenQuery] = []
     rejected: list[Rejected] = []
     rows = article.table.rows
-    matches = index.match_rows([(row.reference, row.reference_anchors) for row in rows], options)
+    matches = match_table(
+        [(row.reference, row.reference_anchors, (row.query, row.answer)) for row in rows],
+        article,
+        options,
+    )
     for row, match in zip(rows, matches, strict=True):
         if len(row.query) > MAX_QUERY_CHARS:  # not a question a person types
             rejected.append(

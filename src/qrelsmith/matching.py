@@ -35,6 +35,7 @@ from rapidfuzz import fuzz
 
 from . import patterns
 from .config import BuildOptions
+from .content import Ranked, SectionText
 from .models import RULE_ORDER, Article, Match, MatchRule
 from .text import comparable, heading_key, is_light_unit, runs, stem, tokens, units
 
@@ -149,6 +150,9 @@ class _Outcome:
     target: Target | None = None
     tied: list[Target] = field(default_factory=list)
     weak: list[tuple[float, Target]] = field(default_factory=list)
+    #: every section's best similarity, best first (fuzzy stage only): what "clearly ahead"
+    #: is measured against
+    ranked: list[tuple[float, Target]] = field(default_factory=list)
 
 
 class HeadingIndex:
@@ -393,7 +397,8 @@ class HeadingIndex:
         ]
         strong = [(s, i) for s, i in scored if s >= options.fuzzy_threshold]
         if not strong:
-            return _Outcome(Match(reason="unmatched"), weak=weak)
+            ranked = [(score, self.targets[i]) for score, i in self._ranked(rivals)]
+            return _Outcome(Match(reason="unmatched"), weak=weak, ranked=ranked)
         top = patterns.MATCH_CONFIDENCE["fuzzy_max"]
         outcome = self._best(strong, "fuzzy", options, lambda s: round(min(s, top), 4), rivals)
         if outcome.target is not None:
@@ -492,16 +497,50 @@ class HeadingIndex:
     # ----------------------------------------------------------------- a table's rows
 
     def match_rows(
-        self, rows: Sequence[tuple[str, Sequence[str]]], options: BuildOptions | None = None
+        self,
+        rows: Sequence[tuple[str, Sequence[str]]],
+        options: BuildOptions | None = None,
+        cells: Sequence[Sequence[str]] = (),
+        content: Callable[[], SectionText] | None = None,
     ) -> list[Match]:
         """Match the references of one table together, using the page's order.
 
         ``rows`` are (reference text, linked #ids) in table order. Rows whose match is certain
         (anchor, or exact to one heading) fix positions; when most of them follow the page's
         order, each other row is read against the two fixed rows around it (see the module doc).
+        ``cells`` (each row's other cells: query, answer) and ``content`` (the article's
+        section text, built on first use) let the rows the headings leave open be settled by
+        what the sections say (rule ``content``, see ``_by_content``).
         """
         options = options or BuildOptions()
         outcomes = [self._outcome(text, anchors, options, True) for text, anchors in rows]
+        brackets = self._brackets(outcomes)
+        results: list[Match] = []
+        for i, outcome in enumerate(outcomes):
+            bracket = brackets.get(i)
+            if bracket is None:
+                results.append(outcome.match)
+            else:
+                low, high = bracket
+                results.append(self._in_order(outcome, low, high, options.ambiguity_margin))
+        if content is None or not cells:
+            return results
+        text: SectionText | None = None
+        for i, (outcome, result) in enumerate(zip(outcomes, results, strict=True)):
+            row_cells = [c for c in (cells[i] if i < len(cells) else ()) if c.strip()]
+            if result.section_ids or result.reason not in ("unmatched", "ambiguous"):
+                continue
+            if not row_cells or any(c.startswith(EXCLUDED_MARK) for c in result.candidates):
+                continue
+            text = text if text is not None else content()
+            decided = self._by_content(outcome, result, brackets.get(i), text.rank(row_cells))
+            if decided is not None:
+                results[i] = decided
+        return results
+
+    def _brackets(self, outcomes: Sequence[_Outcome]) -> dict[int, tuple[int | None, int | None]]:
+        """For each row the order reads (not a fixed row itself), the positions of the fixed
+        rows before and after it; empty when the table does not follow the page."""
         certain = {
             i: outcome.target.position
             for i, outcome in enumerate(outcomes)
@@ -509,18 +548,82 @@ class HeadingIndex:
         }
         chain = _longest_ordered(sorted(certain.items()))
         if len(certain) < 2 or len(chain) < patterns.ORDER_MIN_SHARE * len(certain):
-            return [o.match for o in outcomes]
-        results: list[Match] = []
-        for i, outcome in enumerate(outcomes):
+            return {}
+        brackets: dict[int, tuple[int | None, int | None]] = {}
+        fixed = set(chain)
+        for i in range(len(outcomes)):
+            if i in fixed:
+                continue
             before = [certain[j] for j in chain if j < i]
             after = [certain[j] for j in chain if j > i]
-            if i in chain:
-                results.append(outcome.match)
-            else:
-                low = before[-1] if before else None
-                high = after[0] if after else None
-                results.append(self._in_order(outcome, low, high, options.ambiguity_margin))
-        return results
+            brackets[i] = (before[-1] if before else None, after[0] if after else None)
+        return brackets
+
+    def _by_content(
+        self,
+        outcome: _Outcome,
+        result: Match,
+        bracket: tuple[int | None, int | None] | None,
+        content: Ranked,
+    ) -> Match | None:
+        """A row the headings leave open, settled by its cells' text (``content``: every
+        section of the article ranked by BM25 against the row's query and answer).
+
+        - a near-tie (ambiguous): content must rank one of the tied sections first among all
+          the article's sections, ``CONTENT_TIE_RATIO`` ahead of the runner-up;
+        - a weak candidate (under the threshold, ``CONTENT_AHEAD_MARGIN`` ahead of every
+          other section's heading): content must rank it first, ``CONTENT_WEAK_RATIO`` ahead;
+          a weak candidate content does not rank first keeps the row open;
+        - no heading candidate: content's first section is taken when it lies between the
+          row's fixed neighbours (at most ``ORDER_MAX_SECTIONS`` sections apart),
+          ``CONTENT_ORDER_RATIO`` ahead, or anywhere when it is ``CONTENT_ALONE_RATIO`` ahead.
+
+        Anything else stays open. The confidence sits under every fuzzy match's.
+        """
+        top = content.top
+        if top is None:
+            return None
+        ratio = content.ratio()
+        if result.reason == "ambiguous":
+            tied = [t for t in outcome.tied if not t.excluded]
+            if bracket is not None:  # the order narrows the tie when it can
+                within = [t for t in tied if _within(t, bracket)]
+                tied = within or tied
+            chosen = next((t for t in tied if t.target_id == top), None)
+            if chosen is None or ratio < patterns.CONTENT_TIE_RATIO:
+                return None
+            return _accept(chosen, "content", _content_confidence(ratio), [])
+        if result.candidates:  # unmatched, yet naming something (an excluded section)
+            return None
+        if outcome.weak:
+            best_score, best = max(outcome.weak, key=lambda st: (st[0], -st[1].position))
+            runner_up = next((s for s, t in outcome.ranked if t.target_id != best.target_id), 0.0)
+            if best.target_id != top:
+                return None  # the headings' best guess and the text disagree: stay open
+            if (
+                best_score - runner_up >= patterns.CONTENT_AHEAD_MARGIN
+                and ratio >= patterns.CONTENT_WEAK_RATIO
+            ):
+                return _accept(best, "content", _content_confidence(ratio), [])
+        chosen = self._section_target(top)
+        if chosen is None:
+            return None
+        low, high = bracket if bracket is not None else (None, None)
+        if low is not None and high is not None:
+            between = {t.target_id for t in self.targets[low : high + 1]}
+            if (
+                len(between) <= patterns.ORDER_MAX_SECTIONS
+                and top in between
+                and ratio >= patterns.CONTENT_ORDER_RATIO
+            ):
+                return _accept(chosen, "content", _content_confidence(ratio), [])
+        if ratio >= patterns.CONTENT_ALONE_RATIO:
+            return _accept(chosen, "content", _content_confidence(ratio), [])
+        return None
+
+    def _section_target(self, section_id: str) -> Target | None:
+        """The H2 heading of a section (its first target)."""
+        return next((t for t in self.targets if t.target_id == section_id), None)
 
     def _in_order(
         self, outcome: _Outcome, low: int | None, high: int | None, margin: float
@@ -571,6 +674,20 @@ class HeadingIndex:
         score, target = ranked[0]
         confidence = round(min(score, patterns.MATCH_CONFIDENCE["order_max"]), 4)
         return _accept(target, "order", confidence, [])
+
+
+def _within(target: Target, bracket: tuple[int | None, int | None]) -> bool:
+    low, high = bracket
+    return (low is None or low <= target.position) and (high is None or target.position <= high)
+
+
+def _content_confidence(ratio: float) -> float:
+    """From ``content_min`` at the least ratio accepted to ``content_max`` as the runner-up
+    fades (ratio to infinity): always under every fuzzy match."""
+    low, high = patterns.MATCH_CONFIDENCE["content_min"], patterns.MATCH_CONFIDENCE["content_max"]
+    least = min(patterns.CONTENT_TIE_RATIO, patterns.CONTENT_WEAK_RATIO)
+    share = 1.0 if math.isinf(ratio) else max(0.0, 1 - least / ratio)
+    return round(low + (high - low) * share, 4)
 
 
 def _index_of(section_id: str) -> int:
@@ -683,3 +800,22 @@ def match_reference(
 ) -> Match:
     """Match a section reference against an article's headings (see the module doc)."""
     return HeadingIndex.from_article(article).match(reference, anchors, options)
+
+
+def match_table(
+    rows: Sequence[tuple[str, Sequence[str], Sequence[str]]],
+    article: Article,
+    options: BuildOptions | None = None,
+) -> list[Match]:
+    """The build's decision for one table: one Match per row, in table order.
+
+    ``rows`` are (reference text, linked #ids, the row's other cells: query, answer). The
+    rows are decided together (``HeadingIndex.match_rows``: the page's order, then the
+    sections' text for the rows the headings leave open).
+    """
+    index = HeadingIndex.from_article(article)
+    references = [(reference, anchors) for reference, anchors, _ in rows]
+    cells = [[c for c in other if c != reference] for reference, _, other in rows]
+    return index.match_rows(
+        references, options, cells=cells, content=lambda: SectionText.from_article(article)
+    )

@@ -384,7 +384,26 @@ MATCH_CONFIDENCE: dict[str, float] = {
     "contains_min": 0.8,
     "fuzzy_max": 0.79,
     "order_max": 0.7,
+    "content_max": 0.54,
+    "content_min": 0.45,
 }
+
+#: Content evidence (matching ``content`` rule, content.py): a row's cells (query, answer)
+#: scored by BM25 against the article's sections. It settles only rows the headings leave
+#: open: a near-tie when content ranks one tied section first by CONTENT_TIE_RATIO (best /
+#: runner-up among all the sections), a weak heading candidate (ORDER_THRESHOLD or more,
+#: CONTENT_AHEAD_MARGIN ahead of every other section's heading) when content ranks it first
+#: by CONTENT_WEAK_RATIO. Chosen on the dev set (benchmarks/README.md): the lowest ratios
+#: that cost no precision there nor on the sample site.
+CONTENT_TIE_RATIO = 1.5
+CONTENT_WEAK_RATIO = 1.5
+CONTENT_AHEAD_MARGIN = AMBIGUITY_MARGIN
+#: ... and a row with no heading candidate at all: content's first section when it lies
+#: between the row's fixed neighbours (order, ORDER_MAX_SECTIONS) CONTENT_ORDER_RATIO ahead,
+#: or anywhere when CONTENT_ALONE_RATIO ahead (on the dev set the right ones were 34x ahead
+#: or alone, the first wrong one 3.6x: 10 sits between them with room on both sides).
+CONTENT_ORDER_RATIO = 1.5
+CONTENT_ALONE_RATIO = 10.0
 
 #: Light stemming of Latin words (text.stem): a word is compared by its first letters, so
 #: "filtros de acciones" meets "Filtros de acción" and "registrar" meets "registro".
