@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qrelsmith import match_reference, parse_article
+from qrelsmith import match_reference, match_table, parse_article
 from qrelsmith.config import BuildOptions
 from qrelsmith.matching import HeadingIndex
 from qrelsmith.models import Article
@@ -339,3 +339,76 @@ def test_an_identifier_shared_with_another_heading_decides_nothing() -> None:
     match = match_reference("add v4tov4", article)
     assert (match.section_ids, match.reason) == ([], "ambiguous")
     assert section_of(article, "set v4tov4 now") == "set v4tov4"  # a shared word decides
+
+
+# --------------------------------------------------------------------------- content evidence
+
+
+def page_with(*sections: tuple[str, str]) -> Article:
+    """An article of H2 sections (heading, text)."""
+    html = "".join(f"<h2>{heading}</h2><p>{text}</p>" for heading, text in sections)
+    return parse_article(f"<article>{html}</article>", "page.html")
+
+
+VOLUMES = page_with(
+    ("Docker ボリュームの作成", "名前付きのボリュームは create で作ります。"),
+    (
+        "Docker ボリュームの削除",
+        "使われていないボリュームは docker volume prune でまとめて消せます。",
+    ),
+    ("バックアップと復元", "一時的なコンテナで中身を tar にまとめます。"),
+)
+
+
+def test_content_breaks_a_near_tie_when_the_cells_clearly_agree() -> None:
+    tie = ("Docker ボリューム", (), ["使っていないボリュームを消すには", "docker volume prune"])
+    (match,) = match_table([tie], VOLUMES)
+    assert (match.rule, match.section_ids) == ("content", [VOLUMES.sections[1].id])
+    assert 0.45 <= match.confidence < 0.55  # under every fuzzy match
+    # without cells, or with cells that say nothing about either, the tie stands
+    assert match_table([(tie[0], (), [])], VOLUMES)[0].reason == "ambiguous"
+    vague = (tie[0], (), ["ボリュームの使い方"])
+    assert match_table([vague], VOLUMES)[0].reason == "ambiguous"
+    # match_reference reads no cells: the headings alone decide
+    assert match_reference(tie[0], VOLUMES).reason == "ambiguous"
+
+
+PROXY = page_with(
+    ("Instalación", "apt install nginx"),
+    ("Configurar el proxy inverso", "proxy_pass envía las peticiones al servidor de aplicaciones"),
+    ("Registros", "access.log y error.log"),
+    ("Copias de seguridad", "tar de la configuración"),
+)
+
+
+def test_content_accepts_a_weak_heading_candidate_only_when_it_ranks_it_first() -> None:
+    # "poner un proxy delante" is under the threshold, but far ahead of every other heading
+    assert match_reference("poner un proxy delante", PROXY).reason == "unmatched"
+    agree = ("poner un proxy delante", (), ["¿Cómo reenvío?", "proxy_pass al servidor"])
+    (match,) = match_table([agree], PROXY)
+    assert (match.rule, match.section_ids) == ("content", [PROXY.sections[1].id])
+    # the cells point at another section: the headings' guess and the text disagree
+    disagree = ("poner un proxy delante", (), ["¿Dónde?", "access.log y error.log"])
+    assert match_table([disagree], PROXY)[0].section_ids == []
+
+
+def test_content_alone_needs_a_section_far_ahead() -> None:
+    # no heading resembles "Dónde mirar", the cells name one section's words only
+    (alone,) = match_table([("Dónde mirar", (), ["access.log y error.log"])], PROXY)
+    assert (alone.rule, alone.section_ids) == ("content", [PROXY.sections[2].id])
+    # cells shared by two sections settle nothing
+    spread = ("Dónde mirar", (), ["nginx, la configuración"])
+    assert match_table([spread], PROXY)[0].section_ids == []
+
+
+def test_content_never_sends_a_reference_to_an_excluded_section_elsewhere() -> None:
+    article = page_with(("Instalación", "apt install nginx"), ("FAQ", "access.log"))
+    (match,) = match_table([("FAQ", (), ["apt install nginx"])], article)
+    assert match.section_ids == [] and match.candidates == ["excluded:FAQ"]
+
+
+def test_match_table_without_cells_is_the_table_order_of_the_headings() -> None:
+    article = page("Install", "- Check", "Configure", "- Check", "Deploy")
+    table = [(r, (), ()) for r in ("Install", "Check", "Configure", "Check", "Deploy")]
+    expected = HeadingIndex.from_article(article).match_rows([(r, a) for r, a, _ in table])
+    assert match_table(table, article) == expected
