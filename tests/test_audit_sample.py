@@ -53,6 +53,9 @@ def test_strata() -> None:
     assert stratum_of(query(1, "order", 0.78), 0.75) == "fuzzy"
     assert stratum_of(query(1, "exact", 0.99, sections=2), 0.75) == "multi"
     assert stratum_of(query(1, "anchor", 1.0), 0.75) == "plain"
+    # content labels have their own stratum, whatever their (always low) confidence
+    assert stratum_of(query(1, "content", 0.5), 0.75) == "content"
+    assert stratum_of(query(1, "content", 0.5, sections=2), 0.4) == "content"
 
 
 def test_risky_rows_over_represented_and_weights_unbiased() -> None:

@@ -369,8 +369,9 @@ ORDER_MIN_SHARE = 0.8
 ORDER_MAX_SECTIONS = 3
 
 #: Rules that decide by resemblance rather than by the heading's name: the audit's ``fuzzy``
-#: stratum, and the matches ``check`` looks at for a near-tie.
-GUESSED_RULES: tuple[str, ...] = ("fuzzy", "order")
+#: stratum (``content`` has its own, first), and the matches ``check`` looks at for a near-tie
+#: (a content label's headings usually are one: that is why the text was read).
+GUESSED_RULES: tuple[str, ...] = ("fuzzy", "order", "content")
 
 #: Confidence (0-1, one scale for every rule; golden.jsonl ``confidence``): an in-page link and
 #: an exact heading are near certain; an exact match after dropping a bracketed part or a
@@ -473,7 +474,15 @@ LOW_CONFIDENCE = 0.75
 #: audit/sample.py for the strata). The seed's two wrong labels out of 40 were a weak fuzzy
 #: match and a two-section reference; 3-4x puts about half of a 40-row sample into those strata
 #: on the sample site while leaving 15+ plain rows.
-OVERSAMPLE: dict[str, float] = {"low_confidence": 4.0, "fuzzy": 3.0, "multi": 3.0, "plain": 1.0}
+#: Content labels (matching's ``content`` rule) form their own stratum at the highest rate:
+#: the rule settles rows the headings could not, and only a review shows how it does on a site.
+OVERSAMPLE: dict[str, float] = {
+    "content": 4.0,
+    "low_confidence": 4.0,
+    "fuzzy": 3.0,
+    "multi": 3.0,
+    "plain": 1.0,
+}
 
 #: The precision assumed when telling the reviewer how wide the interval will be: the seed's
 #: 38 right out of 40. The worst case (0.5) is printed beside it.
