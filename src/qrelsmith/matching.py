@@ -36,6 +36,7 @@ from rapidfuzz import fuzz
 from . import patterns
 from .config import BuildOptions
 from .content import Ranked, SectionText
+from .layout import section_number
 from .models import RULE_ORDER, Article, Match, MatchRule
 from .text import comparable, heading_key, is_light_unit, runs, stem, tokens, units
 
@@ -205,7 +206,11 @@ class HeadingIndex:
             )
         for excluded in article.excluded:
             heads.append(
-                (_index_of(excluded.id), Target(excluded.id, excluded.heading, "", True), [])
+                (
+                    int(section_number(excluded.id)),
+                    Target(excluded.id, excluded.heading, "", True),
+                    [],
+                )
             )
         heads.sort(key=lambda item: item[0])
         targets: list[Target] = []
@@ -688,12 +693,6 @@ def _content_confidence(ratio: float) -> float:
     least = min(patterns.CONTENT_TIE_RATIO, patterns.CONTENT_WEAK_RATIO)
     share = 1.0 if math.isinf(ratio) else max(0.0, 1 - least / ratio)
     return round(low + (high - low) * share, 4)
-
-
-def _index_of(section_id: str) -> int:
-    """The H2 position in an id '<article_id>#<n>'."""
-    tail = section_id.rsplit("#", 1)[-1]
-    return int(tail) if tail.isdigit() else 0
 
 
 def _reference_inside(reference: _Form, heading: _Form) -> bool:

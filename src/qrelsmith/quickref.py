@@ -19,11 +19,10 @@ from lxml import etree
 
 from . import patterns
 from .config import BuildOptions
-from .matching import HeadingIndex, Target
 from .models import QuickRefRow, QuickRefTable
 from .parse import Element, cleaned, dropped
-from .sections import BLOCK_TAGS, heading_level
-from .text import fold_case, fold_space, heading_key, text_of
+from .sections import BLOCK_TAGS
+from .text import fold_case, fold_space, text_of
 
 ROLES = ("query", "answer", "reference")
 
@@ -36,6 +35,12 @@ class Cell:
     anchors: tuple[str, ...]
     header: bool
     offsite: bool = False  # links to another page: navigation, never a section reference
+
+
+#: The section ids a cell names among the article's headings, from its text and in-page links
+#: (by link, equality or containment; never fuzzily). The matcher's answer, handed in by
+#: article.py: quickref, an earlier stage, does not import matching.
+CellTargets = Callable[[str, Sequence[str]], Sequence[str]]
 
 
 def _links(element: Element) -> tuple[tuple[str, ...], bool]:
@@ -167,33 +172,8 @@ def header_roles(cells: Sequence[Cell], options: BuildOptions) -> dict[str, int]
     return roles
 
 
-def heading_outline(root: Element, article_id: str, options: BuildOptions) -> HeadingIndex:
-    """A cheap index of the article's headings (no section text), for recognising tables."""
-    level, drop_tags = options.section_level, options.drop_tags
-    targets: list[Target] = []
-    count = -1
-    for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
-        if dropped(element, drop_tags):
-            continue
-        rank = heading_level(element.tag)
-        if rank == level:
-            count += 1
-        if rank >= level and count >= 0:
-            text = text_of(cleaned(element, drop_tags))
-            targets.append(
-                Target(
-                    f"{article_id}#{count}",
-                    text,
-                    heading_key(text),
-                    top=rank == level,
-                    position=len(targets),
-                )
-            )
-    return HeadingIndex(targets)
-
-
 def _by_headings(
-    grid: list[list[Cell]], head_rows: int, index: HeadingIndex, options: BuildOptions
+    grid: list[list[Cell]], head_rows: int, targets_of: CellTargets
 ) -> tuple[dict[str, int], int] | None:
     """(roles, first data row) when one column's cells mostly match headings.
 
@@ -218,11 +198,7 @@ def _by_headings(
             targets: set[str] = set()
             for row in data:  # a column stops being read once it can no longer qualify
                 cell = row[column]
-                found = (
-                    []
-                    if cell.offsite
-                    else index.match(cell.text, cell.anchors, options, fuzzy=False).section_ids
-                )
+                found = [] if cell.offsite else targets_of(cell.text, cell.anchors)
                 if found:
                     hits += 1
                     targets.update(found)
@@ -370,12 +346,13 @@ def _tables(root: Element, options: BuildOptions) -> tuple[list[Element], int]:
 def find_table(
     root: Element,
     options: BuildOptions,
-    outline: Callable[[], HeadingIndex],
+    outline: Callable[[], CellTargets],
 ) -> tuple[QuickRefTable, Element] | None:
     """The article's quick-reference table and its element, or None.
 
-    ``outline`` gives the article's headings; it is only called when no table's header names
-    its columns, since only recognition by cell contents needs it.
+    ``outline`` gives what the cells name among the article's headings (``CellTargets``); it
+    is only called when no table's header names its columns, since only recognition by cell
+    contents needs it.
     """
     found: tuple[Element, list[list[Cell]], dict[str, int], int, Detection] | None
     found = None
@@ -387,14 +364,14 @@ def find_table(
             found = (table, grid, roles, max(head_rows, 1), "headers")
             break
     if found is None:
-        index: HeadingIndex | None = None
+        targets_of: CellTargets | None = None
         for table in tables[:near_top]:
             if len(_ROWS(table)) < patterns.MIN_TABLE_ROWS:  # navigation bars: too few rows
                 continue
             cleaned(table, options.drop_tags)
             rough, head_rows = table_grid(table, rough_cell_of, patterns.RECOGNITION_ROWS)
-            index = index or outline()
-            recognised = _by_headings(rough, head_rows, index, options)
+            targets_of = targets_of or outline()
+            recognised = _by_headings(rough, head_rows, targets_of)
             if recognised:
                 found = (table, table_grid(table)[0], recognised[0], recognised[1], "headings")
                 break
