@@ -412,3 +412,17 @@ def test_match_table_without_cells_is_the_table_order_of_the_headings() -> None:
     table = [(r, (), ()) for r in ("Install", "Check", "Configure", "Check", "Deploy")]
     expected = HeadingIndex.from_article(article).match_rows([(r, a) for r, a, _ in table])
     assert match_table(table, article) == expected
+
+
+def test_contained_rows_fix_the_order_too() -> None:
+    # API tables name members by a part of the heading: containment, one heading each
+    article = page(
+        "Instalación del servidor", "Configurar el proxy inverso", "Registros del servidor",
+        "Copias de seguridad",
+    )  # fmt: skip
+    index = HeadingIndex.from_article(article)
+    first, middle, last = index.match_rows(
+        rows("Instalación", "poner un proxy delante", "Registros")
+    )
+    assert first.rule == last.rule == "contains"
+    assert (middle.rule, middle.section_ids) == ("order", [article.sections[1].id])

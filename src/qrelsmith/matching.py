@@ -5,8 +5,10 @@ section), ``exact`` (equal after normalisation, or after dropping a bracketed pa
 "Step 2:" prefix), ``contains`` (one holds the other, on word boundaries), ``fuzzy`` (a
 word-aware similarity above a measured threshold, see ``patterns.SIMILARITY_WEIGHTS``). When an
 exact candidate exists only exact candidates compete, and an H2 beats an H3 elsewhere.
-Near-ties are ambiguous, never guessed; vague link text ("here", こちら) and sentence fragments
-("を使用") match nothing but an equal heading.
+Near-ties are ambiguous, never guessed: the margin holds against every heading compared, also
+one under the threshold, and a fuzzy winner that shares only identifiers another section's
+heading also carries ("add v4tov4" / "set v4tov4") is a tie. Vague link text ("here", こちら)
+and sentence fragments ("を使用") match nothing but an equal heading.
 
 A reference naming several sections ("A／B") yields all of them when every part matches, and
 the parts that match (flagged ``partial-reference``) when the others match nothing at all; a
@@ -18,9 +20,12 @@ remark ("IIS (IIS、FTP などを選択します)").
 The rows of one table are decided together (``HeadingIndex.match_rows``): quick-reference
 tables follow the page's order, so a monotone alignment over heading positions settles ties
 between repeated headings and takes a weaker candidate that sits where its neighbours say it
-should (rule ``order``), and rejects a fuzzy match the order contradicts.
+should (rule ``order``), and rejects a fuzzy match the order contradicts. The rows the
+headings still leave open are read against the sections' text: the row's other cells (query,
+answer) scored by BM25 over the article's sections (``content.SectionText``), rule ``content``
+(``HeadingIndex._by_content``). ``match_table`` is that decision for a table.
 
-Every match carries one ``confidence`` in 0-1 (``patterns.CONFIDENCE``).
+Every match carries one ``confidence`` in 0-1 (``patterns.MATCH_CONFIDENCE``).
 """
 
 from __future__ import annotations
@@ -44,8 +49,11 @@ from .text import comparable, heading_key, is_light_unit, runs, stem, tokens, un
 #: lands there has no corpus target and is rejected rather than sent to a neighbour.
 EXCLUDED_MARK = "excluded:"
 
-#: Rules certain enough to fix a row's position in a table's alignment.
-CERTAIN: frozenset[str] = frozenset({"anchor", "exact"})
+#: Rules certain enough to fix a row's position in a table's alignment (one heading, no tie).
+#: Containment counts: API tables name members by a part of the heading ("data" for
+#: "basic_string_view::data"), and with only exact rows fixed such a table had no order at
+#: all (dev set: +3 right, no wrong; the sample site unchanged).
+CERTAIN: frozenset[str] = frozenset({"anchor", "exact", "contains"})
 
 #: Flags a match can carry into golden.jsonl.
 PARTIAL_FLAG = "partial-reference"
@@ -511,8 +519,9 @@ class HeadingIndex:
         """Match the references of one table together, using the page's order.
 
         ``rows`` are (reference text, linked #ids) in table order. Rows whose match is certain
-        (anchor, or exact to one heading) fix positions; when most of them follow the page's
-        order, each other row is read against the two fixed rows around it (see the module doc).
+        (anchor, exact or contained, to one heading) fix positions; when most of them follow
+        the page's order, each other row is read against the two fixed rows around it (see the
+        module doc).
         ``cells`` (each row's other cells: query, answer) and ``content`` (the article's
         section text, built on first use) let the rows the headings leave open be settled by
         what the sections say (rule ``content``, see ``_by_content``).
