@@ -426,3 +426,23 @@ def test_contained_rows_fix_the_order_too() -> None:
     )
     assert first.rule == last.rule == "contains"
     assert (middle.rule, middle.section_ids) == ("order", [article.sections[1].id])
+
+
+def test_content_between_fixed_neighbours_confirms_a_row_with_no_candidate() -> None:
+    article = page_with(
+        ("Instalación", "apt install nginx"),
+        ("Configurar el proxy", "proxy_pass envía las peticiones al servidor"),
+        ("Registros", "access.log y error.log"),
+        ("Copias de seguridad", "tar de la configuración; proxy_pass se guarda"),
+    )
+    table = [("Instalación", (), ["¿Cómo instalo?"]), ("Zzz", (), []), ("Registros", (), ["log"])]
+    # the cells name #1 first, and #3 (outside the neighbours) second: not 10x ahead alone
+    table[1] = ("Zzz", (), ["proxy_pass de las peticiones"])
+    first, middle, last = match_table(table, article)
+    assert (first.rule, last.rule) == ("exact", "exact")
+    assert (middle.rule, middle.section_ids) == ("content", [article.sections[1].id])
+    alone = match_table([table[1]], article)[0]
+    assert alone.section_ids == []  # without the neighbours, the text alone is not enough
+    # content's first section outside the neighbours: the row stays open
+    table[1] = ("Zzz", (), ["tar de la configuración, proxy_pass"])
+    assert match_table(table, article)[1].section_ids == []

@@ -588,9 +588,11 @@ class HeadingIndex:
         - a weak candidate (under the threshold, ``CONTENT_AHEAD_MARGIN`` ahead of every
           other section's heading): content must rank it first, ``CONTENT_WEAK_RATIO`` ahead;
           a weak candidate content does not rank first keeps the row open;
-        - no heading candidate: content's first section is taken when it lies between the
-          row's fixed neighbours (at most ``ORDER_MAX_SECTIONS`` sections apart),
-          ``CONTENT_ORDER_RATIO`` ahead, or anywhere when it is ``CONTENT_ALONE_RATIO`` ahead.
+        - no heading candidate: content's first section (among all the article's) is taken
+          when it lies between the row's fixed neighbours (at most
+          ``CONTENT_ORDER_MAX_SECTIONS`` sections) and is ``CONTENT_ORDER_RATIO`` ahead of every
+          other section between them, or anywhere when it is ``CONTENT_ALONE_RATIO`` ahead of
+          every other section.
 
         Anything else stays open. The confidence sits under every fuzzy match's.
         """
@@ -625,12 +627,13 @@ class HeadingIndex:
         low, high = bracket if bracket is not None else (None, None)
         if low is not None and high is not None:
             between = {t.target_id for t in self.targets[low : high + 1]}
+            ahead = _ratio_among(content, between)
             if (
-                len(between) <= patterns.ORDER_MAX_SECTIONS
+                len(between) <= patterns.CONTENT_ORDER_MAX_SECTIONS
                 and top in between
-                and ratio >= patterns.CONTENT_ORDER_RATIO
+                and ahead >= patterns.CONTENT_ORDER_RATIO
             ):
-                return _accept(chosen, "content", _content_confidence(ratio), [])
+                return _accept(chosen, "content", _content_confidence(ahead), [])
         if ratio >= patterns.CONTENT_ALONE_RATIO:
             return _accept(chosen, "content", _content_confidence(ratio), [])
         return None
@@ -693,6 +696,14 @@ class HeadingIndex:
 def _within(target: Target, bracket: tuple[int | None, int | None]) -> bool:
     low, high = bracket
     return (low is None or low <= target.position) and (high is None or target.position <= high)
+
+
+def _ratio_among(content: Ranked, sections: set[str]) -> float:
+    """How far the best of ``sections`` is ahead of the next best of them (inf when alone)."""
+    scores = [score for section_id, score in content.scores if section_id in sections]
+    if not scores or scores[0] <= 0:
+        return 0.0
+    return scores[0] / scores[1] if len(scores) > 1 and scores[1] > 0 else math.inf
 
 
 def _content_confidence(ratio: float) -> float:
