@@ -74,6 +74,12 @@ class BuildOptions(_Options):
         patterns.AMBIGUITY_MARGIN,
         "two sections whose similarity differs by less than this are a near-tie",
     )
+    semantic: bool = Field(
+        default=False,
+        description="match the rows the lexical rules leave unmatched or ambiguous with a "
+        "multilingual sentence encoder (needs the [semantic] extra; rule 'semantic', "
+        "confidence at most 0.6)",
+    )
     encoding: str | None = Field(
         default=None, description="force this encoding instead of detecting it"
     )
@@ -142,6 +148,12 @@ class BuildOptions(_Options):
         except LookupError:
             raise ValueError(f"unknown encoding {value!r}") from None
         return value
+
+
+def build_options(options: BuildOptions | None) -> BuildOptions:
+    """``options``, or the defaults when None: how a function with optional build options
+    fills them in."""
+    return options if options is not None else BuildOptions()
 
 
 class AuditOptions(_Options):

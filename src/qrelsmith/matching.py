@@ -39,7 +39,7 @@ from functools import cached_property
 from rapidfuzz import fuzz
 
 from . import patterns
-from .config import BuildOptions
+from .config import BuildOptions, build_options
 from .content import Ranked, SectionText
 from .layout import section_number
 from .models import RULE_ORDER, Article, Match, MatchRule
@@ -287,7 +287,7 @@ class HeadingIndex:
 
         ``fuzzy=False`` stops after containment: the strict evidence used to recognise a table.
         """
-        return self._outcome(reference, anchors, options or BuildOptions(), fuzzy).match
+        return self._outcome(reference, anchors, build_options(options), fuzzy).match
 
     def _outcome(
         self, reference: str, anchors: Sequence[str], options: BuildOptions, fuzzy: bool
@@ -526,7 +526,7 @@ class HeadingIndex:
         section text, built on first use) let the rows the headings leave open be settled by
         what the sections say (rule ``content``, see ``_by_content``).
         """
-        options = options or BuildOptions()
+        options = build_options(options)
         outcomes = [self._outcome(text, anchors, options, True) for text, anchors in rows]
         brackets = self._brackets(outcomes)
         results: list[Match] = []
@@ -830,11 +830,18 @@ def match_table(
 
     ``rows`` are (reference text, linked #ids, the row's other cells: query, answer). The
     rows are decided together (``HeadingIndex.match_rows``: the page's order, then the
-    sections' text for the rows the headings leave open).
+    sections' text for the rows the headings leave open), then, with ``options.semantic``,
+    by the optional sentence encoder for the rows still open (``semantic.resolve``).
     """
+    options = build_options(options)
     index = HeadingIndex.from_article(article)
     references = [(reference, anchors) for reference, anchors, _ in rows]
     cells = [[c for c in other if c != reference] for reference, _, other in rows]
-    return index.match_rows(
+    matches = index.match_rows(
         references, options, cells=cells, content=lambda: SectionText.from_article(article)
     )
+    if options.semantic:  # off by default: the encoder is imported only here
+        from .semantic import resolve
+
+        matches = resolve([reference for reference, _, _ in rows], matches, article)
+    return matches

@@ -17,7 +17,16 @@ from ..markdown import MARKDOWN_SUFFIXES
 from ..models import AuditSample, Report
 from ..parallel import default_workers
 from ..progress import Progress
-from .options import FORMATTER, add_config, add_quiet, config_of, positive, say, warn
+from .options import (
+    FORMATTER,
+    add_config,
+    add_quiet,
+    config_of,
+    override,
+    positive,
+    say,
+    warn,
+)
 
 #: Exit code of a build that wrote its outputs but skipped pages (listed in report.json).
 EXIT_SKIPPED = 3
@@ -64,11 +73,19 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help=f"worker processes (default: all cores, here {default_workers()}); 1 runs in-process",
     )
+    parser.add_argument(
+        "--semantic",
+        action="store_const",
+        const=True,
+        default=None,
+        help="also match the rows the lexical rules leave unmatched or ambiguous with a "
+        "multilingual sentence encoder (the [semantic] extra; [build] semantic = true)",
+    )
     add_quiet(parser, "no progress line, nothing printed on success")
     parser.set_defaults(func=run)
 
 
-def summary(report: Report, out: Path) -> str:
+def build_summary(report: Report, out: Path) -> str:
     """The lines printed at the end of a build."""
     counts = report.counts
     rules = ", ".join(f"{rule} {n}" for rule, n in counts.by_match.items())
@@ -140,6 +157,11 @@ def _holds_pages(folder: Path) -> bool:
 def run(args: argparse.Namespace) -> int:
     """Build, swap the outputs in whole, print the summary; see EXAMPLES for exit codes."""
     config = config_of(args)
+    config = config.model_copy(update={"build": override(config.build, args, ("semantic",))})
+    if config.build.semantic:
+        from ..semantic import encoder
+
+        encoder()  # a missing extra is a usage error before anything is read or written
     paths = check_paths(args.paths)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -167,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
         out, paths, config, workers=args.workers, progress=progress, finish=add_sample
     )
     if not args.quiet:
-        say(summary(report, out))
+        say(build_summary(report, out))
         for sample in samples:
             from ..audit.sample import sample_summary
 

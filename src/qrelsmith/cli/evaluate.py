@@ -118,7 +118,6 @@ def handle_eval(args: argparse.Namespace) -> int:
         options,
         doc_ids=build.doc_ids if build.corpus else None,
         keep_per_query=args.per_query,
-        settings={"rel": options.rel, "gains": options.gains},
     )
     for warning in report.warnings:
         warn(warning)
@@ -149,7 +148,7 @@ def handle_check(args: argparse.Namespace) -> int:
     else:
         depth = config.baseline.model_copy(update={"k": CHECK_DEPTH})
         run = run_baseline(build.corpus, build.topics, depth)
-    suspects = check_build(build, run, low_confidence=config.audit.low_confidence)
+    suspects = check_build(build, run, config.audit)
     found = len(suspects)
     if args.limit:
         suspects = suspects[: args.limit]
@@ -309,7 +308,8 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         help="list queries likely mislabelled or unanswerable",
         description="Rank the queries of DIR by suspicion: the top hit is in another article, "
         "no content word out of context, a near-duplicate in another article, a "
-        "label of low confidence or a near-tie of headings. Without --run the BM25 "
+        "label of low confidence, a near-tie of headings, or a checkable answer (a port, a "
+        "code, a version: a number) found in another section only. Without --run the BM25 "
         "baseline is used.",
         epilog="example:\n  qrelsmith check out/ --limit 40\n"
         "  qrelsmith check out/ --run runs/bm25.trec --json > suspects.jsonl",
