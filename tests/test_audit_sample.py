@@ -208,3 +208,27 @@ def test_load_build_reads_only_the_wanted_articles(tmp_path: Path) -> None:
         assert load_build(folder, only_articles=()).corpus == []
         with pytest.raises(DataError, match="corpus.jsonl:7: not valid JSON"):
             load_build(folder)
+
+
+def test_a_failed_sample_leaves_the_previous_one_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 16: a full disk during `audit sample --force` left a new audit.csv beside the old
+    # sample.json and page.
+    import errno
+
+    from audit_helpers import fresh_build, run
+    from qrelsmith.audit import writer
+
+    build = fresh_build(tmp_path)
+    assert run("sample", str(build), "--size", "4") == 0
+    before = {p.name: p.read_bytes() for p in (build / "audit").iterdir()}
+
+    def full_disk(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(writer, "write_page", full_disk)
+    with pytest.raises(OSError):
+        run("sample", str(build), "--size", "6", "--seed", "3", "--force")
+    assert {p.name: p.read_bytes() for p in (build / "audit").iterdir()} == before
+    assert not [p.name for p in build.iterdir() if p.name.startswith(".audit")]

@@ -13,7 +13,7 @@ from .layout import query_id, section_id
 from .matching import HeadingIndex, Target, match_table
 from .models import Article, GoldenQuery, Origin, Rejected
 from .parse import Element, cleaned, dropped, parse_html, remove_element
-from .patterns import MAX_QUERY_CHARS
+from .patterns import MAX_QUERY_CHARS, QUICKREF_MAX_ROWS
 from .quickref import CellTargets, find_table
 from .sections import heading_level, split_sections
 from .text import heading_key, text_of
@@ -98,7 +98,17 @@ def article_queries(
     origin_path = article.path or article.id
     queries: list[GoldenQuery] = []
     rejected: list[Rejected] = []
-    rows = article.table.rows
+    rows = article.table.rows[:QUICKREF_MAX_ROWS]
+    cut = [
+        Rejected(
+            path=origin_path,
+            row=row.row,
+            query=row.query[:MAX_QUERY_CHARS],
+            reference=row.reference[:MAX_QUERY_CHARS],
+            reason="table_too_long",
+        )
+        for row in article.table.rows[QUICKREF_MAX_ROWS:]
+    ]
     matches = match_table(
         [(row.reference, row.reference_anchors, (row.query, row.answer)) for row in rows],
         article,
@@ -143,4 +153,4 @@ def article_queries(
                 flags=match.flags,
             )
         )
-    return with_evidence(queries, article), rejected
+    return with_evidence(queries, article), rejected + cut

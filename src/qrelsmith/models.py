@@ -15,7 +15,9 @@ MatchRule = Literal["anchor", "exact", "contains", "fuzzy", "order", "content", 
 #: unmatched: no heading is close enough; ambiguous: two sections tie; empty: no reference or
 #: query text; vague: link text that names no section ("here", こちら); out-of-order: a fuzzy
 #: match the table's order contradicts; too_long: a query no person types.
-RejectReason = Literal["unmatched", "ambiguous", "empty", "vague", "out-of-order", "too_long"]
+RejectReason = Literal[
+    "unmatched", "ambiguous", "empty", "vague", "out-of-order", "too_long", "table_too_long"
+]
 
 #: Strongest rule first; a query whose reference has several parts reports its weakest rule.
 RULE_ORDER: tuple[MatchRule, ...] = (

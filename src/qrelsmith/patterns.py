@@ -46,11 +46,22 @@ TAG_NAME = r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"
 #: page builds in a few seconds; a page that would stall a worker for good must not stall the
 #: crawl. 0 means no limit.
 PAGE_TIMEOUT = 60.0
+#: The largest page_timeout a config may set: a day. Past it a limit means nothing (a build of
+#: a million pages takes hours, not days per page), and the interval timer overflows on
+#: values such as 1e300.
+MAX_PAGE_TIMEOUT = 86_400.0
 
 #: A quick-reference row whose question is longer than this is rejected as "too_long": a
 #: question is what a person types (the sample's longest is 82 characters, the seed study's
 #: under 100); a cell of thousands is a table used for something else, or a broken page.
 MAX_QUERY_CHARS = 1000
+#: Rows of one quick-reference table that are matched; the rest are rejected as
+#: "table_too_long". The largest table of the dev set has 31 rows and the sample's 7: a table
+#: of thousands is data (a price list, a changelog), not a quick reference. Matching decides
+#: the rows of a table together, and its cost grows faster than the row count (2,000 rows
+#: 0.4 s, 5,000 rows 2 s, 40,000 rows minutes); 1,000 rows cost about 0.2 s, whatever the
+#: machine's load, since the cap counts rows, not seconds.
+QUICKREF_MAX_ROWS = 1000
 
 # --------------------------------------------------------------------------- decoding
 
@@ -59,7 +70,8 @@ MAX_QUERY_CHARS = 1000
 PRESCAN_BYTES = 4096
 
 #: A page with more NUL bytes than this share of its first PRESCAN_BYTES is binary, not text
-#: (HTML has no NULs; one stray NUL in a broken CMS page is tolerated, four in 4 KB are not).
+#: (HTML has no NULs; a stray NUL in a broken CMS page is tolerated — one in a page of any
+#: size, up to four in 4 KB — five in 4 KB are not).
 BINARY_NUL_SHARE = 0.001
 
 #: A page whose declared encoding (or UTF-8) leaves at most this share of its bytes
