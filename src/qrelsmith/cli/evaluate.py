@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..buildfolder import load_build
+from ..buildfolder import iter_records, load_build
 from ..config import BaselineOptions, EvalOptions
 from ..errors import DataError, UsageError
 from ..files import atomic_open, dumps, read_jsonl
@@ -50,15 +50,19 @@ def handle_baseline(args: argparse.Namespace) -> int:
     """Retrieve the top k sections of every query with the character n-gram baseline."""
     from ..evaluate.baseline import indexed_texts, search_texts
     from ..evaluate.runs import write_run
+    from ..models import CorpusRecord
+    from ..parallel import default_workers
 
     options = override(config_of(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
-    build = load_build(args.dir, need=(CORPUS,))
+    build = load_build(args.dir, need=(CORPUS,), only_articles=())  # the queries, no section
     if not build.topics:
         raise DataError(f"{args.dir}: no {QUERIES} or {GOLDEN}")
     topics = build.topics
-    doc_ids, texts = indexed_texts(build.corpus)
-    del build  # only the sections' ids and text are needed: let the records go
-    run = search_texts(doc_ids, texts, topics, options)
+    # only the sections' ids and text are needed: each record is let go once read
+    doc_ids, texts = indexed_texts(iter_records(build.folder / CORPUS, CorpusRecord))
+    del build
+    workers = args.workers or default_workers()
+    run = search_texts(doc_ids, texts, topics, options, workers)
     if args.out == "-":
         write_run(sys.stdout, run, options.tag)
     else:
@@ -349,6 +353,15 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         "--k1", type=float, default=None, help=f"BM25 k1 (default: config, {BASELINE.k1})"
     )
     p.add_argument("--b", type=float, default=None, help=f"BM25 b (default: config, {BASELINE.b})")
+    p.add_argument(
+        "--workers",
+        "-j",
+        type=positive,
+        default=None,
+        metavar="N",
+        help="processes searching the queries once the index is built (default: all cores; "
+        "more than 2 count as 2); the run is the same bytes whatever N",
+    )
     add_config(p)
     p.set_defaults(func=handle_baseline)
 
