@@ -308,17 +308,21 @@ class CharNgramIndex:
     def _ranked(
         self, queries: Mapping[str, str], qids: Sequence[str], k: int
     ) -> Iterator[tuple[Sequence[str], _Ranked]]:
-        """Per batch of ``qids``: the batch and its rankings as arrays (``_top``)."""
+        """Per batch of ``qids``: the batch and its rankings as arrays (``_ranks``)."""
         for start in range(0, len(qids), BATCH):
             batch = qids[start : start + BATCH]
             dense = self._score([queries[qid] for qid in batch]).toarray()
-            yield batch, self._top(dense, k)
+            yield batch, self._ranks(dense, k)
 
     def search(self, queries: Mapping[str, str], k: int) -> Run:
         """qid -> top-k (docid, score), best first; documents scoring 0 are left out."""
         return dict(self.iter_search(queries, k))
 
-    def _top(self, scores: NDArray[np.float64], k: int) -> _Ranked:
+    def _top(self, scores: NDArray[np.float64], k: int) -> list[list[tuple[str, float]]]:
+        """Each row's k best (document id, score): ``_ranks`` named."""
+        return self._named(*self._ranks(scores, k))
+
+    def _ranks(self, scores: NDArray[np.float64], k: int) -> _Ranked:
         """Each row's k best: written score (6 decimals) down, then document id down, as
         (row bounds, document numbers, written millionths).
 
@@ -349,7 +353,7 @@ class CharNgramIndex:
     def _named(
         self, bounds: list[int], col: NDArray[Any], written: NDArray[np.int64]
     ) -> list[list[tuple[str, float]]]:
-        """``_top``'s arrays as (document id, score) lists, one per row."""
+        """``_ranks``' arrays as (document id, score) lists, one per row."""
         # the float nearest to the written decimal, as Python's round(x, 6) returns it
         values = (written / 1e6).tolist()
         names = self._names[col].tolist()
