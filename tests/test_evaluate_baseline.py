@@ -143,7 +143,8 @@ def test_two_workers_give_the_one_process_results_in_query_order() -> None:
     index, queries = _many_queries()
     alone = list(index.iter_search(queries, 10, workers=1))
     assert [qid for qid, _ in alone] == list(queries)
-    assert list(index.iter_search(queries, 10, workers=2)) == alone
+    for workers in (2, 3, 8):  # 8 asks more parts than there are batches: 3 are made
+        assert list(index.iter_search(queries, 10, workers=workers)) == alone
     assert sum(1 for _, ranked in alone if ranked) > 200  # the queries find something
 
 

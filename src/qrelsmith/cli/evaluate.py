@@ -359,8 +359,8 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         type=positive,
         default=None,
         metavar="N",
-        help="processes searching the queries once the index is built (default: all cores; "
-        "more than 2 count as 2); the run is the same bytes whatever N",
+        help="processes searching the queries once the index is built, each a consecutive "
+        "part (default: all cores); the run is the same bytes whatever N",
     )
     add_config(p)
     p.set_defaults(func=handle_baseline)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -286,24 +287,31 @@ class CharNgramIndex:
         """(qid, top-k (docid, score) best first) in the order of ``queries``; documents
         scoring 0 are left out. One batch of BATCH queries is held at a time.
 
-        With ``workers`` 2 or more (and more than one batch of queries), a forked process
-        searches the second half of the queries while this one searches the first and hands
-        its rankings on; the child's come after, read back from its file. Every query's
-        ranking is computed alone, so the results are those of one process."""
+        With ``workers`` 2 or more (and more than one batch of queries a worker), the queries
+        are cut in ``workers`` consecutive parts: forked processes search all but the first,
+        while this one searches the first and hands its rankings on; theirs come after, in
+        order, read back from their files. Every query's ranking is computed alone, so the
+        results are those of one process."""
         qids = list(queries)
-        if workers < 2 or len(qids) <= BATCH or not ForkedPart.available():
+        parts = min(workers, len(qids) // BATCH) if ForkedPart.available() else 1
+        if parts < 2:
             for batch, ranked in self._ranked(queries, qids, k):
                 yield from zip(batch, self._named(*ranked), strict=True)
             return
-        half = len(qids) // 2
-        part = ForkedPart(lambda: self._ranked(queries, qids[half:], k))
+        cuts = [len(qids) * part // parts for part in range(parts + 1)]
+        forked = [
+            ForkedPart(partial(self._ranked, queries, qids[low:high], k))
+            for low, high in zip(cuts[1:-1], cuts[2:], strict=True)
+        ]
         try:
-            for batch, ranked in self._ranked(queries, qids[:half], k):
+            for batch, ranked in self._ranked(queries, qids[: cuts[1]], k):
                 yield from zip(batch, self._named(*ranked), strict=True)
-            for batch, ranked in part.items():
-                yield from zip(batch, self._named(*ranked), strict=True)
+            for part in forked:
+                for batch, ranked in part.items():
+                    yield from zip(batch, self._named(*ranked), strict=True)
         finally:
-            part.close()
+            for part in forked:
+                part.close()
 
     def _ranked(
         self, queries: Mapping[str, str], qids: Sequence[str], k: int
