@@ -115,6 +115,27 @@ def _packed_chunk(
     return doc, packed, counts.astype(np.int64)
 
 
+def _give_back() -> None:
+    """Return the C heap's free pages to the system (glibc's ``malloc_trim``; elsewhere
+    nothing). The build frees a few MB of per-chunk arrays at a time; glibc keeps such blocks
+    in its heap, so without this they stay resident beside the weight matrix being filled (a
+    peak ~200 MB higher at 100k sections)."""
+    global _TRIM
+    if _TRIM is None:
+        import ctypes
+        import ctypes.util
+
+        try:
+            _TRIM = ctypes.CDLL(ctypes.util.find_library("c") or None).malloc_trim
+        except (OSError, AttributeError):
+            _TRIM = False
+    if _TRIM:
+        _TRIM(0)
+
+
+_TRIM: Any = None
+
+
 def _chunks(texts: Sequence[str]) -> Iterator[tuple[int, int]]:
     """[start, end) ranges of texts holding about CHUNK_CHARS characters each."""
     start = 0
@@ -201,6 +222,8 @@ class _PackedBm25:
             data[slots] = idf[terms] * tf * (k1 + 1.0) / (tf + row_norm[owner])
             indices[slots] = owner
             filled += np.bincount(terms, minlength=len(filled))
+            del terms, owner, tf, order, starts, slots
+            _give_back()  # the chunk's freed arrays, while the matrix's pages fill up
         self.matrix = sparse.csr_matrix((data, indices, indptr), shape=(len(df), docs), copy=False)
 
     def score(self, queries: list[str]) -> sparse.csr_matrix:
