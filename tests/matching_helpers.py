@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from qrelsmith import match_reference, parse_article
+from qrelsmith.matching import HeadingIndex, SectionHeadings
 from qrelsmith.models import Article
 
 
@@ -32,3 +33,15 @@ def page_with(*sections: tuple[str, str]) -> Article:
     """An article of H2 sections (heading, text)."""
     html = "".join(f"<h2>{heading}</h2><p>{text}</p>" for heading, text in sections)
     return parse_article(f"<article>{html}</article>", "page.html")
+
+
+def index_of(*headings: str) -> HeadingIndex:
+    """An index of H2s (and "- " prefixed subheadings of the H2 before them), with no page:
+    section ids ``p#0``, ``p#1`` ... in order."""
+    sections: list[tuple[str, list[str]]] = []
+    for heading in headings:
+        if heading.startswith("- "):
+            sections[-1][1].append(heading[2:])
+        else:
+            sections.append((f"p#{len(sections)}", [heading]))
+    return HeadingIndex(SectionHeadings(sid, tuple(texts)) for sid, texts in sections)

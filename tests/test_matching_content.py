@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from matching_helpers import page_with
+import math
+
+from matching_helpers import index_of, page_with
 from qrelsmith import match_reference, match_table
+from qrelsmith.content import Ranked
+from qrelsmith.matching.content_rule import by_content, content_confidence, ratio_among
+from qrelsmith.matching.rules import Outcome
+from qrelsmith.models import Match
 
 VOLUMES = page_with(
     ("Docker ボリュームの作成", "名前付きのボリュームは create で作ります。"),
@@ -80,3 +86,50 @@ def test_content_between_fixed_neighbours_confirms_a_row_with_no_candidate() -> 
     # content's first section outside the neighbours: the row stays open
     table[1] = ("Zzz", (), ["tar de la configuración, proxy_pass"])
     assert match_table(table, article)[1].section_ids == []
+
+
+# --------------------------------------------------------------------------- the rule alone
+
+
+def ranked(*scores: tuple[str, float]) -> Ranked:
+    return Ranked(tuple(scores))
+
+
+def test_content_confidence_stays_under_every_fuzzy_match() -> None:
+    assert content_confidence(1.5) == 0.45  # the least ratio accepted
+    assert content_confidence(math.inf) == 0.54  # the runner-up gone
+    assert 0.45 < content_confidence(3.0) < 0.54
+
+
+def test_ratio_among_compares_only_the_sections_given() -> None:
+    scores = ranked(("a", 6.0), ("b", 3.0), ("c", 2.0))
+    assert ratio_among(scores, {"b", "c"}) == 1.5
+    assert ratio_among(scores, {"c"}) == math.inf
+    assert ratio_among(scores, {"z"}) == 0.0
+
+
+def test_by_content_breaks_a_tie_only_for_a_tied_section_far_enough_ahead() -> None:
+    index = index_of("Docker ボリュームの作成", "Docker ボリュームの削除", "バックアップ")
+    tie = Match(
+        reason="ambiguous", candidates=["Docker ボリュームの作成", "Docker ボリュームの削除"]
+    )
+    decided = Outcome(tie, tied=index.targets[:2])
+    taken = by_content(index, decided, tie, None, ranked(("p#1", 3.0), ("p#0", 1.0)))
+    assert taken is not None and (taken.rule, taken.section_ids) == ("content", ["p#1"])
+    assert by_content(index, decided, tie, None, ranked(("p#1", 3.0), ("p#0", 2.5))) is None
+    assert by_content(index, decided, tie, None, ranked(("p#2", 9.0), ("p#1", 1.0))) is None
+
+
+def test_by_content_alone_and_between_neighbours() -> None:
+    index = index_of("A", "B", "C", "D")
+    open_row = Match(reason="unmatched")
+    decided = Outcome(open_row)
+    # 4x ahead: not enough alone (10x), enough between the fixed rows 0 and 2
+    text = ranked(("p#1", 4.0), ("p#0", 1.0), ("p#3", 1.0))
+    assert by_content(index, decided, open_row, None, text) is None
+    between = by_content(index, decided, open_row, (0, 2), text)
+    assert between is not None and between.section_ids == ["p#1"]
+    far = ranked(("p#3", 40.0), ("p#0", 1.0))
+    alone = by_content(index, decided, open_row, None, far)
+    assert alone is not None and alone.section_ids == ["p#3"]
+    assert by_content(index, decided, open_row, None, ranked()) is None
