@@ -208,3 +208,32 @@ def test_an_interrupt_exits_130(
     monkeypatch.setattr(evaluate, "handle_validate", interrupted)
     assert main(["validate", "."]) == 130
     assert capsys.readouterr().err == "error: interrupted\n"
+
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "qrelsmith"
+
+
+def _layout_entries() -> tuple[set[str], set[str]]:
+    """(every module or folder the README's Layout section names, those it lists in its first
+    column or in the pipeline line: the entries of ``ls src/qrelsmith`` it claims)."""
+    block = README.split("## Layout", 1)[1].split("```", 2)[1]
+    named = set(re.findall(r"[\w]+\.py|[\w]+/", block))
+    listed: set[str] = set()
+    for line in block.splitlines()[2:]:  # past the fence's end and "src/qrelsmith/"
+        entry = re.match(r"  ([\w]+(\.py|/)) ", line)  # the first column, not a description
+        if entry:
+            listed.add(entry.group(1))
+        if re.fullmatch(r"[\w/. ]+(→[\w/. ]+)+", line):  # the pipeline, stage by stage
+            listed |= set(re.findall(r"[\w]+\.py|[\w]+/", line))
+    return named, listed
+
+
+def test_readme_layout_names_the_modules_ls_shows() -> None:
+    shown = {
+        p.name + ("/" if p.is_dir() else "")
+        for p in PACKAGE.iterdir()
+        if p.name != "__pycache__" and (p.is_dir() or p.suffix == ".py")
+    }
+    named, listed = _layout_entries()
+    assert not shown - named, f"README's Layout does not name {sorted(shown - named)}"
+    assert not listed - shown, f"README's Layout lists what is not there: {sorted(listed - shown)}"
