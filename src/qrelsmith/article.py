@@ -9,7 +9,7 @@ from __future__ import annotations
 from .config import BuildOptions
 from .labels import named, query_id, same_article_count
 from .matching import HeadingIndex
-from .models import Article, GoldenQuery, Origin, Rejected
+from .models import Article, GoldenQuery, Origin, Rejected, TableMiss
 from .parse import parse_html, remove_element
 from .patterns import MAX_QUERY_CHARS
 from .quickref import find_table, heading_outline
@@ -41,8 +41,10 @@ def parse_article(
         return heading_outline(page.root, identifier, options)
 
     found = find_table(page.root, options, outline)
-    table = None
-    if found is not None:
+    table = miss = None
+    if isinstance(found, TableMiss):
+        miss = found
+    else:
         table, element = found
         remove_element(element)  # the table's text must never reach a section: it holds the answers
     with_ids = anchors if anchors is not None else table is not None
@@ -55,6 +57,7 @@ def parse_article(
         sections=sections,
         excluded=excluded,
         table=table,
+        table_miss=miss,
         replaced_characters=page.replaced,
     )
 

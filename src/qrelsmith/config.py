@@ -63,6 +63,11 @@ class BuildOptions(_Options):
     query_headers: list[str] = Field(default_factory=lambda: list(patterns.QUERY_HEADERS))
     answer_headers: list[str] = Field(default_factory=lambda: list(patterns.ANSWER_HEADERS))
     reference_headers: list[str] = Field(default_factory=lambda: list(patterns.REFERENCE_HEADERS))
+    heading_column_share: float = _share(
+        patterns.HEADING_COLUMN_MIN_SHARE,
+        "a table without telling headers is the quick-reference table when one column has at "
+        "least this share of its cells naming the article's headings",
+    )
     reference_separators: list[str] = Field(
         default_factory=lambda: list(patterns.REFERENCE_SEPARATORS)
     )

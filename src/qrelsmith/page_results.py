@@ -17,7 +17,7 @@ from .export import render_article
 from .failures import BAD_INPUT, bad_input_reason, internal_error, skipped
 from .ingest import Page
 from .markdown import render_page as render_markdown
-from .models import CorpusRecord, GoldenQuery, InternalError, Rejected, Skipped
+from .models import CorpusRecord, GoldenQuery, InternalError, Rejected, Skipped, TableMiss
 from .timeout import deadline
 
 
@@ -42,6 +42,7 @@ class PageResult:
     excluded_by_links: int = 0
     rows: int = 0
     has_table: bool = False
+    table_miss: TableMiss | None = None
     skipped: Skipped | None = None
     internal: InternalError | None = None
     replaced: int = 0
@@ -115,6 +116,7 @@ def process_page(page: Page, config: Config) -> PageResult:
     result.excluded_by_links = sum(e.why == "links" for e in article.excluded)
     result.rows = len(article.quickref_rows)
     result.has_table = article.table is not None
+    result.table_miss = article.table_miss
     result.replaced = article.replaced_characters
     result.section_chars = [len(r.text) for r in result.corpus]
     result.matches = [q.match for q in queries]

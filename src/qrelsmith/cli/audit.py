@@ -12,8 +12,9 @@ from ..audit.writer import EXTRA_FORMATS, unapplied_verdicts, write_audit
 from ..buildfolder import load_build
 from ..config import AuditOptions
 from ..diff import review_plan
-from ..errors import UsageError
+from ..errors import DataError, UsageError
 from ..export import AUDIT_FOLDER
+from ..export.jsonl import GOLDEN
 from .options import FORMATTER, add_config, config_of, override, positive, say
 
 #: The documented defaults, shown in --help (a --config file may change them).
@@ -133,6 +134,8 @@ def run_sample(args: argparse.Namespace) -> int:
             f"{'verdict' if unapplied == 1 else 'verdicts'} no 'audit apply' has read; "
             "apply them first or pass --force to draw anew"
         )
+    if not build.queries:  # a page of live buttons over nothing would look like a sample
+        raise DataError(f"{build.folder / GOLDEN}: no queries to sample")
     first, carried = review_plan(build)  # qrelsmith diff's re-review list, carried verdicts
     sample = draw_sample(
         build.queries, options, build.golden_sha256, first=first, judged=set(carried)

@@ -17,6 +17,7 @@ from ..markdown import MARKDOWN_SUFFIXES
 from ..models import AuditSample, Report
 from ..parallel import default_workers
 from ..progress import Progress
+from ..report import tables_summary
 from .options import FORMATTER, add_config, add_quiet, config_of, positive, say, warn
 
 #: Exit code of a build that wrote its outputs but skipped pages (listed in report.json).
@@ -82,6 +83,7 @@ def summary(report: Report, out: Path) -> str:
         f"{counts.articles_without_table}; skipped pages: {counts.skipped}"
         + (f"; internal errors: {counts.internal_errors}" if counts.internal_errors else ""),
     ]
+    lines += tables_summary(report)
     for folder in report.passed_over:
         files = "file" if folder.files == 1 else "files"
         pages = "HTML" if folder.kind == "Markdown" else "Markdown"

@@ -14,7 +14,7 @@ from ..audit.apply import VERSIONS_FOLDER, read_review, versions
 from ..buildfolder import load_build, read_document
 from ..errors import DataError, UsageError
 from ..export.hf import FORMATS, CardFacts, write_hf
-from ..export.jsonl import REPORT
+from ..export.jsonl import GOLDEN, REPORT
 from ..models import Report, ReviewSummary
 from .options import FORMATTER, say
 
@@ -130,6 +130,8 @@ def run_hf(args: argparse.Namespace) -> int:
         )
     check_out(args.out, args.dir)
     build = load_build(args.dir)
+    if not build.queries:  # a dataset of documents and no question is no test set
+        raise DataError(f"{build.folder / GOLDEN}: no queries to export")
     folder = build.folder
     version = folder.name if folder.parent.name == VERSIONS_FOLDER else None
     root = folder.parent.parent if version else folder
