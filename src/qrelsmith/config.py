@@ -53,6 +53,10 @@ class BuildOptions(_Options):
 
     article_selectors: list[str] = Field(default_factory=lambda: list(patterns.ARTICLE_SELECTORS))
     drop_tags: list[str] = Field(default_factory=lambda: list(patterns.DROP_TAGS))
+    permalink_selectors: list[str] = Field(
+        default_factory=lambda: list(patterns.PERMALINK_SELECTORS),
+        description="CSS selectors of heading permalink anchors, whose text is dropped",
+    )
     section_level: int = Field(default=patterns.SECTION_LEVEL, ge=1, le=6)
     excluded_headings: list[str] = Field(default_factory=lambda: list(patterns.EXCLUDED_HEADINGS))
     link_only_density: float = _share(
@@ -102,7 +106,7 @@ class BuildOptions(_Options):
     # A value that fails on the first page fails on every page: it is refused when the file is
     # read (exit 2, nothing written), not turned into one skipped page per page of the crawl.
 
-    @field_validator("article_selectors")
+    @field_validator("article_selectors", "permalink_selectors")
     @classmethod
     def _selectors_parse(cls, value: list[str]) -> list[str]:
         plain = re.compile(TAG_NAME)
