@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from audit_helpers import fresh_build, run
 from qrelsmith.audit.page import script_json
 from qrelsmith.audit.sheet import COLUMNS, neutralise, restore
@@ -76,3 +78,46 @@ def test_a_cell_longer_than_excel_takes_is_cut_and_flagged(tmp_path: Path) -> No
     )
     assert written["query"] == "short"
     assert [r.qid for r in read_csv(path)] == ["a.html#q0"]
+
+
+def test_a_caption_with_a_colon_leaves_the_reference_whole(tmp_path: Path) -> None:
+    """The sheet shows the reference cell as written, whatever the table's caption holds."""
+    from qrelsmith.cli import main
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "ports.html").write_text(
+        "<article><h1>Ports</h1><table><caption>Ports: quick view</caption>"
+        "<tr><th>Question</th><th>Answer</th><th>Section</th></tr>"
+        "<tr><td>Which port does SSH use?</td><td>22</td><td>Port numbers</td></tr></table>"
+        "<h2>Port numbers</h2><p>SSH listens on 22.</p><h2>Firewalls</h2><p>Open it.</p>"
+        "</article>",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q"]) == 0
+    golden = json.loads((out / "golden.jsonl").read_text(encoding="utf-8"))
+    assert (golden["table"], golden["reference"]) == ("Ports: quick view", "Port numbers")
+    assert golden["source"] == "Ports: quick view:Port numbers"
+    with (out / "audit" / "audit.csv").open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["reference"] for row in rows] == ["Port numbers"]
+
+
+def test_a_golden_set_without_table_and_reference_asks_for_a_rebuild(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A golden.jsonl written before the two fields existed: one line saying so, exit 1."""
+    build = fresh_build(tmp_path)
+    golden = build / "golden.jsonl"
+    lines = []
+    for line in golden.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        del record["table"], record["reference"]
+        lines.append(json.dumps(record, ensure_ascii=False) + "\n")
+    golden.write_text("".join(lines), encoding="utf-8")
+    assert run("sample", str(build)) == 1
+    assert capsys.readouterr().out == (
+        f"error: {golden}: record 1: no table and reference fields: written by an earlier "
+        "qrelsmith, rebuild it\n"
+    )

@@ -5,15 +5,14 @@ from __future__ import annotations
 from qrelsmith.labels import (
     NAMED,
     SAME_ARTICLE,
-    article_of,
     graded,
     named,
     named_in,
     qrels_rows,
-    query_id,
     same_article_count,
     sections_by_article,
 )
+from qrelsmith.layout import article_of, query_id
 from qrelsmith.models import CorpusRecord, GoldenQuery, Origin
 
 
@@ -49,7 +48,8 @@ def test_qrels_rows_follow_query_then_corpus_order_and_judge_only_the_article() 
             answer="",
             relevant=named([target]),
             same_article=1,
-            source="t:r",
+            table="t",
+            reference="r",
             match="exact",
             confidence=0.99,
             origin=Origin(path=article, row=0),

@@ -7,13 +7,40 @@ The pure core of a build: no files, no clock, no global state. ``parse_article``
 from __future__ import annotations
 
 from .config import BuildOptions
-from .labels import named, query_id, same_article_count
-from .matching import HeadingIndex
+from .labels import named, same_article_count
+from .layout import query_id, section_id
+from .matching import HeadingIndex, Target
 from .models import Article, GoldenQuery, Origin, Rejected, TableMiss
-from .parse import parse_html, remove_element
+from .parse import Element, cleaned, dropped, parse_html, remove_element
 from .patterns import MAX_QUERY_CHARS
-from .quickref import find_table, heading_outline
-from .sections import split_sections
+from .quickref import CellTargets, find_table
+from .sections import heading_level, split_sections
+from .text import heading_key, text_of
+
+
+def heading_outline(root: Element, article_id: str, options: BuildOptions) -> HeadingIndex:
+    """A cheap index of the article's headings (no section text), for recognising tables."""
+    level, drop_tags = options.section_level, options.drop_tags
+    targets: list[Target] = []
+    count = -1
+    for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+        if dropped(element, drop_tags):
+            continue
+        rank = heading_level(element.tag)
+        if rank == level:
+            count += 1
+        if rank >= level and count >= 0:
+            text = text_of(cleaned(element, drop_tags))
+            targets.append(
+                Target(
+                    section_id(article_id, count),
+                    text,
+                    heading_key(text),
+                    top=rank == level,
+                    position=len(targets),
+                )
+            )
+    return HeadingIndex(targets)
 
 
 def parse_article(
@@ -37,8 +64,9 @@ def parse_article(
     identifier = article_id if article_id is not None else (path or url or "article")
     page = parse_html(html, options, http_charset)
 
-    def outline() -> HeadingIndex:
-        return heading_outline(page.root, identifier, options)
+    def outline() -> CellTargets:
+        index = heading_outline(page.root, identifier, options)
+        return lambda text, anchors: index.match(text, anchors, options, fuzzy=False).section_ids
 
     found = find_table(page.root, options, outline)
     table = miss = None
@@ -106,7 +134,8 @@ def article_queries(
                 answer=row.answer,
                 relevant=named(match.section_ids),
                 same_article=same_article_count(len(article.sections), match.section_ids),
-                source=f"{article.table.name}:{row.reference}",
+                table=article.table.name,
+                reference=row.reference,
                 match=match.rule,
                 confidence=match.confidence,
                 origin=Origin(path=origin_path, row=row.row, url=article.url),

@@ -20,8 +20,7 @@ from pathlib import Path
 
 from .config import Config
 from .errors import DataError
-from .export import AUDIT_FOLDER, LINE_FILES, BuildWriter
-from .export.jsonl import REPORT
+from .export import LINE_FILES, BuildWriter
 from .files import StagedFolder
 from .ingest import (
     check_paths,
@@ -32,6 +31,7 @@ from .ingest import (
     iter_pages,
     passed_over,
 )
+from .layout import AUDIT_FOLDER, REPORT
 from .models import BuildResult, Report
 from .page_results import PageResult, crashed_page, process_page, render_page
 from .parallel import SortedRuns, default_workers, map_ordered, map_unordered

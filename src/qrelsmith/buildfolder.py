@@ -3,7 +3,7 @@
 ``load_build`` reads corpus.jsonl into ``CorpusRecord``s and golden.jsonl into
 ``GoldenQuery``s, and qrels.trec and queries.tsv on first use; audit, baseline, eval, check,
 validate and align all read a build (or a corrected version, or an alignment) through it.
-File names are the exporters' constants. A missing folder or file is a usage error, a record
+File names are layout.py's. A missing folder or file is a usage error, a record
 that does not fit its model a data error naming the file and the record.
 """
 
@@ -22,10 +22,9 @@ from typing import IO, Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from .errors import DataError, UsageError
-from .export.jsonl import CORPUS, GOLDEN
-from .export.trec import QRELS, QUERIES
 from .files import first_bad_line, iter_lines, read_jsonl, read_source
-from .labels import article_of, sections_by_article
+from .labels import sections_by_article
+from .layout import CORPUS, GOLDEN, QRELS, QUERIES, article_of
 from .models import CorpusRecord, GoldenQuery
 
 #: qid -> docid -> grade
@@ -144,8 +143,9 @@ def read_records(
             records.append(model.model_validate(value))
         except ValidationError as exc:
             first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise DataError(f"{path}: record {number}: {where}: {first['msg']}") from exc
+            where = "".join(f"{part}: " for part in [".".join(map(str, first["loc"]))] if part)
+            message = first["msg"].removeprefix("Value error, ")  # a model's own check
+            raise DataError(f"{path}: record {number}: {where}{message}") from exc
     return records
 
 

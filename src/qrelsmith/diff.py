@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from .audit.verdicts import Verdict
 from .buildfolder import Build, read_document
-from .export import AUDIT_FOLDER
+from .layout import AUDIT_FOLDER, DIFF
 from .models import (
     CarriedVerdict,
     ChangedQuery,
@@ -278,14 +278,10 @@ def summary(report: DiffReport) -> list[str]:
     return lines
 
 
-#: Where ``qrelsmith diff`` leaves its report in the new build, for ``audit sample`` to find.
-DIFF_FILE = "diff.json"
-
-
 def review_plan(build: Build) -> tuple[list[str], dict[str, CarriedVerdict]]:
     """(qids to review again, carried-over verdicts by qid) from ``DIR/audit/diff.json``, when
     it was made for this build's golden.jsonl; nothing otherwise (a rebuild since the diff)."""
-    path = build.folder / AUDIT_FOLDER / DIFF_FILE
+    path = build.folder / AUDIT_FOLDER / DIFF
     if not path.is_file():
         return [], {}
     report = read_document(path, DiffReport, "a diff report")

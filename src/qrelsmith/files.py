@@ -20,6 +20,7 @@ from typing import IO, Any
 from pydantic import BaseModel
 
 from .errors import DataError, UsageError
+from .layout import lock_name
 
 
 def dumps(value: Any) -> str:
@@ -188,7 +189,6 @@ def first_bad_line(lines: Iterable[str], fields: int) -> int:
 #: the build does not read them as pages, and on the same file system, so renames are atomic.
 STAGING_MARK = ".staging-"
 BACKUP_MARK = ".old-"
-LOCK_SUFFIX = ".lock"
 
 
 class StagedFolder:
@@ -217,7 +217,7 @@ class StagedFolder:
 
     def __enter__(self) -> StagedFolder:
         self.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = _exclusive_lock(self.parent / f".{self.name}{LOCK_SUFFIX}", self.shown)
+        self._lock = _exclusive_lock(self.parent / lock_name(self.name), self.shown)
         try:
             self._recover()
             self.path = Path(

@@ -23,6 +23,7 @@ from typing import IO, TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 from .errors import UsageError
+from .layout import BUILD_MARKERS
 from .markdown import MARKDOWN_SUFFIXES, is_markdown
 from .models import PassedOver
 
@@ -115,11 +116,6 @@ def _file_page(path: str | Path, relative: str) -> Page:
     return Page(
         safe_id(relative), relative, b"", file=os.fspath(path), markdown=is_markdown(relative)
     )
-
-
-#: Files that mark a folder as a qrelsmith build: its audit.html is not a page of the crawl, so
-#: `qrelsmith build . --out out` run twice does not ingest its own review page.
-BUILD_MARKERS = ("golden.jsonl", "report.json")
 
 
 class Listing(list[tuple[str, str]]):

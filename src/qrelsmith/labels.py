@@ -1,33 +1,21 @@
 """Queries and matches -> graded qrels: the one place grades and query ids are decided.
 
 Grades: 2 for the section(s) the author named, 1 for every other corpus section of the same
-article (same topic), nothing listed for the rest of the corpus (0). A query id is
-``<article_id>#q<row>``. Pure functions.
+article (same topic), nothing listed for the rest of the corpus (0). Query ids are
+``layout.query_id``'s. Pure functions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
+from .layout import article_of
 from .models import CorpusRecord, GoldenQuery
 
 #: The grade of a section the author named (golden.jsonl ``relevant``).
 NAMED = 2
 #: The grade of every other corpus section of the query's article (``same_article``).
 SAME_ARTICLE = 1
-
-#: Between the article id and the row number in a query id.
-QUERY_MARK = "#q"
-
-
-def query_id(article_id: str, row: int) -> str:
-    """The id of the query made from data row ``row`` of an article's quick-reference table."""
-    return f"{article_id}{QUERY_MARK}{row}"
-
-
-def article_of(qid: str) -> str:
-    """The article id inside a query id ``<article_id>#q<row>`` (the qid itself without one)."""
-    return qid.rsplit(QUERY_MARK, 1)[0]
 
 
 def named(section_ids: Iterable[str]) -> dict[str, int]:

@@ -32,6 +32,7 @@ from rapidfuzz import fuzz
 
 from . import patterns
 from .config import BuildOptions
+from .layout import section_number
 from .models import RULE_ORDER, Article, Match, MatchRule
 from .text import comparable, heading_key, is_light_unit, tokens, units
 
@@ -181,7 +182,11 @@ class HeadingIndex:
             )
         for excluded in article.excluded:
             heads.append(
-                (_index_of(excluded.id), Target(excluded.id, excluded.heading, "", True), [])
+                (
+                    int(section_number(excluded.id)),
+                    Target(excluded.id, excluded.heading, "", True),
+                    [],
+                )
             )
         heads.sort(key=lambda item: item[0])
         targets: list[Target] = []
@@ -483,12 +488,6 @@ class HeadingIndex:
         score, target = ranked[0]
         confidence = round(min(score, patterns.MATCH_CONFIDENCE["order_max"]), 4)
         return _accept(target, "order", confidence, [])
-
-
-def _index_of(section_id: str) -> int:
-    """The H2 position in an id '<article_id>#<n>'."""
-    tail = section_id.rsplit("#", 1)[-1]
-    return int(tail) if tail.isdigit() else 0
 
 
 def _reference_inside(reference: _Form, heading: _Form) -> bool:

@@ -7,9 +7,9 @@ generated from them (``python -m qrelsmith.schemas``) and a test fails when they
 from __future__ import annotations
 
 import hashlib
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 MatchRule = Literal["anchor", "exact", "contains", "fuzzy", "order"]
 #: unmatched: no heading is close enough; ambiguous: two sections tie; empty: no reference or
@@ -189,15 +189,33 @@ class Origin(Record):
     url: str | None = None
 
 
+def _source_always_written(schema: dict[str, Any]) -> None:
+    """golden.jsonl's schema: ``source`` is in every line (its default only lets it be made)."""
+    schema["properties"]["source"].pop("default", None)
+    required = schema.setdefault("required", [])
+    required.insert(required.index("table"), "source")
+
+
 class GoldenQuery(Record):
     """One line of golden.jsonl: a query, its graded-2 targets and how they were found."""
+
+    model_config = ConfigDict(json_schema_extra=_source_always_written)  # merged with Record's
 
     qid: str
     query: str
     answer: str
     relevant: dict[str, int] = Field(description="section id -> grade (2 for named sections)")
     same_article: int = Field(description="number of grade-1 sections (rest of the article)")
-    source: str = Field(description="'<table name>:<reference text>'")
+    source: str = Field(
+        default="",  # made by _derive_source; every golden.jsonl line holds it (see the schema)
+        description="'<table>:<reference>', made from the two fields after it (kept for tools "
+        "that read it; a caption may hold a colon: read table and reference, never split this)",
+    )
+    table: str = Field(
+        description="the name of the row's quick-reference table (QuickRefTable.name: its "
+        "caption, the label before it, or a default)"
+    )
+    reference: str = Field(description="the row's section-reference cell, as written")
     match: MatchRule
     confidence: float = Field(
         ge=0, le=1, description="0-1, one scale for every rule (see Match.confidence)"
@@ -208,6 +226,21 @@ class GoldenQuery(Record):
         description="match marks (partial-reference, duplicate-heading) and review marks "
         "('corrected', 'unsure', 'disputed-correction' after an audit)",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _derive_source(cls, data: Any) -> Any:
+        """``source`` is always ``<table>:<reference>``: made here, checked when read back."""
+        if isinstance(data, dict) and "table" in data and "reference" in data:
+            derived = f"{data['table']}:{data['reference']}"
+            if data.get("source", derived) != derived:
+                raise ValueError(f"source {data['source']!r} is not {derived!r} (table:reference)")
+            data = {**data, "source": derived}
+        elif isinstance(data, dict) and "source" in data:
+            raise ValueError(
+                "no table and reference fields: written by an earlier qrelsmith, rebuild it"
+            )
+        return data
 
 
 class Rejected(Record):

@@ -19,7 +19,7 @@ from lxml.etree import _Element as Element
 from .config import BuildOptions
 from .decode import sniff_page
 from .errors import DataError
-from .sections import RESERVED
+from .patterns import RESERVED
 from .text import text_of
 
 _PLAIN_TAG = re.compile(r"^[a-z][a-z0-9]*$")

@@ -610,3 +610,18 @@ MAJORITY_SHARE = 0.5
 #: "Mostly covers": the chunk holds at least half of the section (so a big chunk that holds the
 #: whole answer section still takes its grade).
 COVER_SHARE = 0.5
+
+
+# --------------------------------------------------------------------------- reserved characters
+
+#: Private-use character that brackets the markers sections.py puts in the page text (heading
+#: and element-id marks); ``parse.py`` removes it from page bytes so no page can forge one.
+MARK = "\ue000"
+#: Private-use characters around the text of a link to another page. They stay inside the text
+#: chunks (the marker split never sees them), so a section's link characters are counted with
+#: C-level string methods, and only for sections short enough to be link-only; ``parse.py``
+#: removes them from page bytes as it does MARK. Private use: no real page text means them.
+LINK_OPEN = "\ue001"
+LINK_CLOSE = "\ue002"
+#: The characters ``parse.py`` removes from every page.
+RESERVED = (MARK, LINK_OPEN, LINK_CLOSE)

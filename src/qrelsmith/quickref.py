@@ -19,11 +19,10 @@ from lxml import etree
 
 from . import patterns
 from .config import BuildOptions
-from .matching import HeadingIndex, Target
 from .models import QuickRefRow, QuickRefTable, TableMiss, TableMissReason
 from .parse import Element, cleaned, dropped
-from .sections import BLOCK_TAGS, heading_level
-from .text import fold_case, fold_space, heading_key, text_of
+from .sections import BLOCK_TAGS
+from .text import fold_case, fold_space, text_of
 
 ROLES = ("query", "answer", "reference")
 
@@ -36,6 +35,12 @@ class Cell:
     anchors: tuple[str, ...]
     header: bool
     offsite: bool = False  # links to another page: navigation, never a section reference
+
+
+#: The section ids a cell names among the article's headings, from its text and in-page links
+#: (by link, equality or containment; never fuzzily). The matcher's answer, handed in by
+#: article.py: quickref, an earlier stage, does not import matching.
+CellTargets = Callable[[str, Sequence[str]], Sequence[str]]
 
 
 def _links(element: Element) -> tuple[tuple[str, ...], bool]:
@@ -167,35 +172,11 @@ def header_roles(cells: Sequence[Cell], options: BuildOptions) -> dict[str, int]
     return roles
 
 
-def heading_outline(root: Element, article_id: str, options: BuildOptions) -> HeadingIndex:
-    """A cheap index of the article's headings (no section text), for recognising tables."""
-    level, drop_tags = options.section_level, options.drop_tags
-    targets: list[Target] = []
-    count = -1
-    for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
-        if dropped(element, drop_tags):
-            continue
-        rank = heading_level(element.tag)
-        if rank == level:
-            count += 1
-        if rank >= level and count >= 0:
-            text = text_of(cleaned(element, drop_tags))
-            targets.append(
-                Target(
-                    f"{article_id}#{count}",
-                    text,
-                    heading_key(text),
-                    top=rank == level,
-                    position=len(targets),
-                )
-            )
-    return HeadingIndex(targets)
-
-
 @dataclass(frozen=True, slots=True)
 class _Evidence:
     """A table's best column for recognition by headings: its share of cells naming a heading
-    (0 when it cannot qualify), the column, the first data row, and its hits so far."""
+    (0 when it cannot qualify), the column, the first data row, the cells naming a heading
+    (those read), the data rows and the distinct sections named."""
 
     share: float
     column: int
@@ -208,20 +189,19 @@ class _Evidence:
 def _heading_evidence(
     grid: list[list[Cell]],
     head_rows: int,
-    index: HeadingIndex,
-    options: BuildOptions,
+    targets_of: CellTargets,
+    minimum: float,
     exhaustive: bool = False,
 ) -> _Evidence | None:
     """The best column of ``grid`` by cells naming headings, or None (too narrow, too short).
 
-    A column stops being read once it can no longer qualify, unless ``exhaustive``: then its
-    ``hits`` count every cell (to tell a user how close a table came).
+    A column stops being read once it can no longer reach ``minimum``, unless ``exhaustive``:
+    then its ``hits`` count every cell (to tell a user how close a table came).
     """
     width = min((len(row) for row in grid), default=0)
     if width < 2:
         return None
     first = head_rows or (1 if grid and all(c.header for c in grid[0]) else 0)
-    minimum = options.heading_column_share
     best: _Evidence | None = None
     for start in sorted({first, 1}):
         data = grid[start:]
@@ -233,11 +213,7 @@ def _heading_evidence(
             targets: set[str] = set()
             for row in data:
                 cell = row[column]
-                found = (
-                    []
-                    if cell.offsite
-                    else index.match(cell.text, cell.anchors, options, fuzzy=False).section_ids
-                )
+                found = [] if cell.offsite else targets_of(cell.text, cell.anchors)
                 if found:
                     hits += 1
                     targets.update(found)
@@ -256,7 +232,7 @@ def _heading_evidence(
 
 
 def _by_headings(
-    evidence: _Evidence | None, grid: list[list[Cell]], options: BuildOptions
+    evidence: _Evidence | None, grid: list[list[Cell]], minimum: float
 ) -> tuple[dict[str, int], int] | None:
     """(roles, first data row) when one column's cells mostly match headings.
 
@@ -266,15 +242,14 @@ def _by_headings(
     pages whose titles resemble the headings) and data tables at the top of pages; with fuzzy
     evidence 349 of the 1,941 pages of the benchmark crawl got a false quick-reference table.
     """
-    best = evidence
-    if best is None or best.share == 0 or best.share < options.heading_column_share:
+    if evidence is None or evidence.share == 0 or evidence.share < minimum:
         return None
     width = min(len(row) for row in grid)
-    others = [c for c in range(width) if c != best.column]
-    roles = {"query": others[0], "reference": best.column}
+    others = [c for c in range(width) if c != evidence.column]
+    roles = {"query": others[0], "reference": evidence.column}
     if len(others) > 1:
         roles["answer"] = others[1]
-    return roles, best.start
+    return roles, evidence.start
 
 
 _KANA_OR_HAN = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
@@ -419,15 +394,17 @@ def _miss(
     tables: Sequence[Element],
     closest: tuple[int, Element, list[list[Cell]], int] | None,
     options: BuildOptions,
-    index: HeadingIndex | None,
+    targets_of: CellTargets | None,
 ) -> TableMiss:
     """Why no table was taken, with the closest one: the near-top table naming most headings,
     else the first table. Runs only on articles without a table, on one table."""
     if not tables:
         return TableMiss(reason="no_table")
-    if closest is not None and index is not None:
+    if closest is not None and targets_of is not None:
         _, table, rough, head_rows = closest
-        evidence = _heading_evidence(rough, head_rows, index, options, exhaustive=True)
+        evidence = _heading_evidence(
+            rough, head_rows, targets_of, options.heading_column_share, exhaustive=True
+        )
         header = rough[evidence.start - 1] if evidence and evidence.start else []
         reason: TableMissReason = "few_headings_named"
     else:
@@ -450,12 +427,13 @@ def _miss(
 def find_table(
     root: Element,
     options: BuildOptions,
-    outline: Callable[[], HeadingIndex],
+    outline: Callable[[], CellTargets],
 ) -> tuple[QuickRefTable, Element] | TableMiss:
     """The article's quick-reference table and its element, or why there is none.
 
-    ``outline`` gives the article's headings; it is only called when no table's header names
-    its columns, since only recognition by cell contents needs it.
+    ``outline`` gives what the cells name among the article's headings (``CellTargets``); it
+    is only called when no table's header names its columns, since only recognition by cell
+    contents needs it.
     """
     found: tuple[Element, list[list[Cell]], dict[str, int], int, Detection] | None
     found = None
@@ -467,23 +445,24 @@ def find_table(
             found = (table, grid, roles, max(head_rows, 1), "headers")
             break
     closest: tuple[int, Element, list[list[Cell]], int] | None = None  # hits, table, grid
-    index: HeadingIndex | None = None
+    targets_of: CellTargets | None = None
     if found is None:
+        share = options.heading_column_share
         for table in tables[:near_top]:
             if len(_ROWS(table)) < patterns.MIN_TABLE_ROWS:  # navigation bars: too few rows
                 continue
             cleaned(table, options.drop_tags)
             rough, head_rows = table_grid(table, rough_cell_of, patterns.RECOGNITION_ROWS)
-            index = index or outline()
-            evidence = _heading_evidence(rough, head_rows, index, options)
-            recognised = _by_headings(evidence, rough, options)
+            targets_of = targets_of or outline()
+            evidence = _heading_evidence(rough, head_rows, targets_of, share)
+            recognised = _by_headings(evidence, rough, share)
             if recognised:
                 found = (table, table_grid(table)[0], recognised[0], recognised[1], "headings")
                 break
             if evidence and evidence.hits and (closest is None or evidence.hits > closest[0]):
                 closest = (evidence.hits, table, rough, head_rows)
     if found is None:
-        return _miss(tables, closest, options, index)
+        return _miss(tables, closest, options, targets_of)
     table, grid, roles, start, detected_by = found
     rows: list[QuickRefRow] = []
     for number, line in enumerate(grid[start:]):

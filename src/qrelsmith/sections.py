@@ -14,9 +14,10 @@ from functools import lru_cache
 
 from lxml import etree
 
-from . import patterns
+from . import layout, patterns
 from .config import BuildOptions
 from .models import ExcludedSection, Section
+from .patterns import LINK_CLOSE, LINK_OPEN, MARK
 from .text import fold_space, folded_words, strip_numbering
 
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -99,20 +100,9 @@ def heading_level(tag: object) -> int:
     return 0
 
 
-#: Private-use character that brackets the markers in the page text; ``parse.py`` removes it
-#: from page bytes so no page can forge one.
-MARK = "\ue000"
 _TOKENS = re.compile(f"{MARK}([^{MARK}]*){MARK}")
 
-#: Private-use characters around the text of a link to another page. They stay inside the text
-#: chunks (the marker split never sees them), so a section's link characters are counted with
-#: C-level string methods, and only for sections short enough to be link-only; ``parse.py``
-#: removes them from page bytes as it does MARK.
-LINK_OPEN = "\ue001"
-LINK_CLOSE = "\ue002"
 _LINK_SPAN = re.compile(f"{LINK_OPEN}[^{LINK_CLOSE}]*{LINK_CLOSE}")
-#: The characters ``parse.py`` removes from every page.
-RESERVED = (MARK, LINK_OPEN, LINK_CLOSE)
 
 _XML_MARK = "&#xE000;"
 _ID = f'<xsl:text>{_XML_MARK}#</xsl:text><xsl:value-of select="."/><xsl:text>{_XML_MARK}</xsl:text>'
@@ -249,7 +239,7 @@ def split_sections(
     sections: list[Section] = []
     excluded: list[ExcludedSection] = []
     for item in opened:
-        section_id = f"{article_id}#{item.index}"
+        section_id = layout.section_id(article_id, item.index)
         pattern = exclusion_pattern(item.heading, options.excluded_headings)
         if pattern is not None:
             excluded.append(ExcludedSection(id=section_id, heading=item.heading, pattern=pattern))

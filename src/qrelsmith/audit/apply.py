@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import layout
 from ..buildfolder import Build, read_document
 from ..errors import DataError
 from ..export import write_golden_set
-from ..export.jsonl import CORPUS
 from ..files import write_json, write_jsonl, write_text
 from ..labels import named, same_article_count
 from ..models import (
@@ -32,11 +32,6 @@ from ..models import (
 )
 from .stats import weighted_proportion
 from .verdicts import Review, Verdict
-
-VERSIONS_FOLDER = "versions"
-CHANGELOG_FILE = "changelog.jsonl"
-CHANGES_FILE = "CHANGES.md"
-REVIEW_FILE = "review.json"
 
 #: Flags a reviewed query may carry in the corrected golden.jsonl.
 FLAG_CORRECTED = "corrected"
@@ -226,22 +221,24 @@ def review(build: Build, sample: AuditSample, reviews: Sequence[Review]) -> Outc
 
 def versions(build_dir: Path) -> list[Path]:
     """The version folders ``DIR/versions/vN`` that ``audit apply`` wrote, oldest first."""
-    folder = build_dir / VERSIONS_FOLDER
+    folder = build_dir / layout.VERSIONS_FOLDER
     if not folder.is_dir():
         return []
-    found = [c for c in folder.glob("v*") if c.is_dir() and c.name[1:].isdigit()]
-    return sorted(found, key=lambda child: int(child.name[1:]))
+    found = [
+        c for c in folder.iterdir() if c.is_dir() and layout.version_number(c.name) is not None
+    ]
+    return sorted(found, key=lambda child: layout.version_number(child.name) or 0)
 
 
 def next_version(build_dir: Path) -> Path:
     """``DIR/versions/vN`` with N one past the highest existing."""
-    numbers = [int(version.name[1:]) for version in versions(build_dir)]
-    return build_dir / VERSIONS_FOLDER / f"v{max(numbers, default=0) + 1}"
+    numbers = [layout.version_number(version.name) or 0 for version in versions(build_dir)]
+    return build_dir / layout.VERSIONS_FOLDER / layout.version_folder(max(numbers, default=0) + 1)
 
 
 def read_review(version: Path) -> ReviewSummary | None:
     """The review summary a version folder holds (precision, verdict files), None if none."""
-    path = version / REVIEW_FILE
+    path = version / layout.REVIEW
     return read_document(path, ReviewSummary, "a review summary") if path.is_file() else None
 
 
@@ -291,11 +288,11 @@ def write_version(
     staging.mkdir()
     try:
         write_golden_set(staging, build.corpus, outcome.queries)
-        shutil.copyfile(build.folder / CORPUS, staging / CORPUS)
-        write_jsonl(staging / CHANGELOG_FILE, outcome.changes)
-        write_text(staging / CHANGES_FILE, _changes_md(outcome, sources))
+        shutil.copyfile(build.folder / layout.CORPUS, staging / layout.CORPUS)
+        write_jsonl(staging / layout.CHANGELOG, outcome.changes)
+        write_text(staging / layout.CHANGES, _changes_md(outcome, sources))
         write_json(
-            staging / REVIEW_FILE,
+            staging / layout.REVIEW,
             ReviewSummary(
                 verdict_files=list(sources),
                 verdict_sha256=list(sha256),

@@ -16,10 +16,9 @@ from typing import Any
 from ..buildfolder import Build
 from ..errors import DataError, UsageError
 from ..files import json_error, write_json, write_text
+from ..layout import LABEL_STUDIO_CONFIG, LABEL_STUDIO_TASKS
 from .sheet import VERDICTS, RawVerdict, heading_line
 
-TASKS_FILE = "label-studio.json"
-CONFIG_FILE = "label-studio.xml"
 MODEL_VERSION = "qrelsmith-label"
 
 #: Control names shared by the config, the predictions and the reader.
@@ -83,9 +82,9 @@ def tasks(build: Build, rows: Sequence[dict[str, str]]) -> list[dict[str, Any]]:
 def write_tasks(folder: Path, build: Build, rows: Sequence[dict[str, str]]) -> list[Path]:
     """Write ``label-studio.json`` (tasks) and ``label-studio.xml`` (labeling config); returns
     the files written."""
-    write_json(folder / TASKS_FILE, tasks(build, rows))
-    write_text(folder / CONFIG_FILE, LABELING_CONFIG)
-    return [folder / TASKS_FILE, folder / CONFIG_FILE]
+    write_json(folder / LABEL_STUDIO_TASKS, tasks(build, rows))
+    write_text(folder / LABEL_STUDIO_CONFIG, LABELING_CONFIG)
+    return [folder / LABEL_STUDIO_TASKS, folder / LABEL_STUDIO_CONFIG]
 
 
 def _annotator(annotation: dict[str, Any]) -> str:

@@ -19,11 +19,9 @@ from pathlib import Path
 
 from ..buildfolder import Build
 from ..files import write_text
-from ..labels import article_of
+from ..layout import article_of, section_number
 from ..models import AuditSample
-from .sheet import COLUMNS, section_number
-
-HTML_FILE = "audit.html"
+from .sheet import COLUMNS
 
 _JSON_ESCAPES = {
     "<": "\\u003c",

@@ -20,15 +20,12 @@ from collections.abc import Collection, Mapping, Sequence
 from ..buildfolder import Build, read_document
 from ..config import AuditOptions
 from ..errors import DataError
-from ..export import AUDIT_FOLDER
-from ..export.jsonl import GOLDEN
-from ..labels import article_of
+from ..layout import AUDIT_FOLDER, AUDIT_SAMPLE, GOLDEN, article_of
 from ..models import AuditSample, GoldenQuery, SampledRow, Stratum
 from ..patterns import GUESSED_RULES, OVERSAMPLE, PLANNING_PRECISION
 from .stats import effective_size, wilson_half_width
 
 #: The drawn sample, in ``DIR/audit/``: written last, after the sheets it describes.
-SAMPLE_FILE = "sample.json"
 
 #: Strata, each query in the first that fits it. ``low_confidence``: a label below the
 #: configured confidence, whatever its rule; ``fuzzy``: the other fuzzy and order matches;
@@ -183,7 +180,7 @@ def draw_sample(
 
 def load_sample(build: Build) -> AuditSample:
     """Read ``audit/sample.json`` and check it was drawn from this build's golden.jsonl."""
-    path = build.folder / AUDIT_FOLDER / SAMPLE_FILE
+    path = build.folder / AUDIT_FOLDER / AUDIT_SAMPLE
     if not path.is_file():
         raise DataError(
             f"no audit sample in {path.parent} (run 'qrelsmith audit sample {build.folder}')"

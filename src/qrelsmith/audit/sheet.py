@@ -17,11 +17,9 @@ from pathlib import Path
 from ..buildfolder import Build
 from ..errors import DataError, UsageError
 from ..files import atomic_open
-from ..labels import article_of
+from ..layout import article_of, section_number
 from ..models import AuditSample, CorpusRecord, GoldenQuery
 from ..patterns import EXCEL_CELL_CHARS, OPENING_CHARS
-
-CSV_FILE = "audit.csv"
 
 #: The reviewer's choices: the label is right; wrong (replace it); partly right (e.g. one of two
 #: sections missing: replace it); the reviewer cannot tell (keep it, flag it).
@@ -78,19 +76,9 @@ def restore(cell: str) -> str:
     return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
 
 
-def section_number(section_id: str) -> str:
-    """The ``n`` of a section id ``<article_id>#<n>``."""
-    return section_id.rsplit("#", 1)[1]
-
-
 def heading_line(record: CorpusRecord) -> str:
     """``#n heading``: how a section is named to the reviewer."""
     return f"#{section_number(record.id)} {record.heading}"
-
-
-def reference_text(query: GoldenQuery) -> str:
-    """The reference cell's text: ``source`` is ``<table name>:<reference>``."""
-    return query.source.split(":", 1)[1] if ":" in query.source else query.source
 
 
 def opening(text: str, limit: int = OPENING_CHARS) -> str:
@@ -108,7 +96,7 @@ def review_row(build: Build, query: GoldenQuery, stratum: str, weight: float) ->
         "weight": f"{weight:g}",
         "query": query.query,
         "answer": query.answer,
-        "reference": reference_text(query),
+        "reference": query.reference,
         "matched_sections": ID_SEPARATOR.join(query.relevant),
         "matched_headings": "\n".join(heading_line(record) for record in matched),
         "match": query.match,

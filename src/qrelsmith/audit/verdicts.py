@@ -17,11 +17,11 @@ from pathlib import Path
 
 from ..buildfolder import Build
 from ..errors import DataError, UsageError
-from ..labels import article_of
+from ..layout import article_of, section_id, section_number
 from ..models import AuditSample, CorpusRecord
 from ..text import folded_words
 from .labelstudio import read_export
-from .sheet import VERDICTS, RawVerdict, read_csv, section_number
+from .sheet import VERDICTS, RawVerdict, read_csv
 
 #: ``correct_sections`` value saying no section of the article answers the query.
 NO_SECTION = "none"
@@ -85,12 +85,12 @@ def resolve_section(item: str, sections: Sequence[CorpusRecord], where: str, art
         return item
     numbered = _NUMBERED.fullmatch(item)
     if numbered:
-        section_id = f"{article}#{numbered.group(1)}"
+        numbered_id = section_id(article, int(numbered.group(1)))
         heading = numbered.group(2)
-        if section_id in ids and (
-            heading is None or folded_words(heading) == folded_words(ids[section_id].heading)
+        if numbered_id in ids and (
+            heading is None or folded_words(heading) == folded_words(ids[numbered_id].heading)
         ):
-            return section_id
+            return numbered_id
     same = [record.id for record in sections if folded_words(record.heading) == folded_words(item)]
     if len(same) == 1:
         return same[0]

@@ -9,13 +9,13 @@ from pathlib import Path
 from ..buildfolder import Build, load_build, read_document
 from ..config import Config
 from ..errors import DataError
-from ..export import AUDIT_FOLDER
 from ..files import write_text
+from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML, AUDIT_SAMPLE, DIFF
 from ..models import AuditSample, CarriedVerdict, DiffReport
 from . import labelstudio
-from .page import HTML_FILE, write_page
-from .sample import SAMPLE_FILE, articles_of, draw_sample
-from .sheet import CSV_FILE, ID_SEPARATOR, RawVerdict, read_csv, review_rows, write_csv
+from .page import write_page
+from .sample import articles_of, draw_sample
+from .sheet import ID_SEPARATOR, RawVerdict, read_csv, review_rows, write_csv
 from .verdicts import NO_SECTION
 
 #: Extra formats ``audit sample --format`` can add to the sheet and the page; each writer
@@ -27,7 +27,7 @@ EXTRA_FORMATS: dict[str, Callable[[Path, Build, Sequence[dict[str, str]]], list[
 
 def has_verdicts(folder: Path) -> bool:
     """Whether ``folder/audit.csv`` already holds a reviewer's verdicts (never overwrite those)."""
-    path = folder / CSV_FILE
+    path = folder / AUDIT_CSV
     if not path.is_file():
         return False
     try:
@@ -43,7 +43,7 @@ def unapplied_verdicts(build_dir: Path) -> int:
     ``audit/diff.json`` (verdict, correct_sections and note of a carried verdict)."""
     from .apply import applied_sha256, file_sha256  # apply needs the export writers
 
-    path = build_dir / AUDIT_FOLDER / CSV_FILE
+    path = build_dir / AUDIT_FOLDER / AUDIT_CSV
     if not path.is_file():
         return 0
     try:
@@ -59,9 +59,7 @@ def unapplied_verdicts(build_dir: Path) -> int:
 def _carried(build_dir: Path) -> dict[str, tuple[str, str, str]]:
     """The sheet cells ``prefill`` writes for each verdict of ``audit/diff.json`` (whichever
     build it was made for); nothing when there is none or it cannot be read."""
-    from ..diff import DIFF_FILE  # diff imports the audit package
-
-    path = build_dir / AUDIT_FOLDER / DIFF_FILE
+    path = build_dir / AUDIT_FOLDER / DIFF
     if not path.is_file():
         return {}
     try:
@@ -94,13 +92,13 @@ def write_audit(
     ``carried`` verdicts (``qrelsmith diff``) are filled in on the sheet's rows."""
     folder = build.folder / AUDIT_FOLDER
     rows = prefill(review_rows(build, sample), carried or {})
-    write_csv(folder / CSV_FILE, rows)
-    write_page(folder / HTML_FILE, build, sample, rows)
-    written = [folder / CSV_FILE, folder / HTML_FILE]
+    write_csv(folder / AUDIT_CSV, rows)
+    write_page(folder / AUDIT_HTML, build, sample, rows)
+    written = [folder / AUDIT_CSV, folder / AUDIT_HTML]
     for name in dict.fromkeys(formats):  # --format given twice writes once
         written += EXTRA_FORMATS[name](folder, build, rows)
     # Last, so a sample.json always describes sheets that are fully written.
-    write_text(folder / SAMPLE_FILE, sample.model_dump_json(indent=2) + "\n")
+    write_text(folder / AUDIT_SAMPLE, sample.model_dump_json(indent=2) + "\n")
     return written
 
 
@@ -132,7 +130,7 @@ def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample |
     build = load_build(build_dir, only_articles=())  # the queries; texts once the draw is known
     if unapplied_verdicts(build.folder):
         print(
-            f"warning: {build.folder / AUDIT_FOLDER / CSV_FILE} holds verdicts no audit apply "
+            f"warning: {build.folder / AUDIT_FOLDER / AUDIT_CSV} holds verdicts no audit apply "
             "has read: audit sample not redrawn",
             file=sys.stderr,
         )

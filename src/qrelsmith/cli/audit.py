@@ -13,8 +13,7 @@ from ..buildfolder import load_build
 from ..config import AuditOptions
 from ..diff import review_plan
 from ..errors import DataError, UsageError
-from ..export import AUDIT_FOLDER
-from ..export.jsonl import GOLDEN
+from ..layout import AUDIT_CSV, AUDIT_FOLDER, GOLDEN
 from .options import FORMATTER, add_config, config_of, override, positive, say
 
 #: The documented defaults, shown in --help (a --config file may change them).
@@ -130,7 +129,7 @@ def run_sample(args: argparse.Namespace) -> int:
     unapplied = 0 if args.force else unapplied_verdicts(build.folder)
     if unapplied:
         raise UsageError(
-            f"{build.folder / AUDIT_FOLDER}/audit.csv holds {unapplied} "
+            f"{build.folder / AUDIT_FOLDER / AUDIT_CSV} holds {unapplied} "
             f"{'verdict' if unapplied == 1 else 'verdicts'} no 'audit apply' has read; "
             "apply them first or pass --force to draw anew"
         )

@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..audit.apply import VERSIONS_FOLDER
-from ..build import AUDIT_FOLDER, OWN_ENTRIES, build_to
+from ..build import OWN_ENTRIES, build_to
 from ..errors import UsageError
 from ..files import StagedFolder
 from ..ingest import HTML_SUFFIXES, check_paths
+from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML, VERSIONS_FOLDER
 from ..markdown import MARKDOWN_SUFFIXES
 from ..models import AuditSample, Report
 from ..parallel import default_workers
@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
 
         if has_verdicts(staged.target / AUDIT_FOLDER):
             # A reviewer's verdicts are never overwritten: the previous audit/ stays.
-            warn(f"{out / AUDIT_FOLDER / 'audit.csv'} holds verdicts: audit sample not redrawn")
+            warn(f"{out / AUDIT_FOLDER / AUDIT_CSV} holds verdicts: audit sample not redrawn")
             staged.carry(AUDIT_FOLDER)
             return
         if not report.counts.queries or config.audit.size <= 0:
@@ -174,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
             from ..audit.sample import sample_summary
 
             say(
-                f"  review: {out / AUDIT_FOLDER / 'audit.html'} or audit.csv; "
+                f"  review: {out / AUDIT_FOLDER / AUDIT_HTML} or {AUDIT_CSV}; "
                 f"{sample_summary(sample)}"
             )
     if report.internal_errors:

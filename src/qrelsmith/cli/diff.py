@@ -8,16 +8,15 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..audit.apply import REVIEW_FILE, consensus, read_review, versions
-from ..audit.sample import SAMPLE_FILE, load_sample
-from ..audit.sheet import CSV_FILE
+from ..audit.apply import consensus, read_review, versions
+from ..audit.sample import load_sample
 from ..audit.verdicts import read_reviews
 from ..audit.writer import has_verdicts
 from ..buildfolder import Build, load_build, read_document
-from ..diff import DIFF_FILE, diff_builds, summary
+from ..diff import diff_builds, summary
 from ..errors import QrelsmithError, UsageError
-from ..export import AUDIT_FOLDER
 from ..files import write_json
+from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_SAMPLE, DIFF, REVIEW
 from ..models import AuditSample
 from .options import FORMATTER, error_line, say, warn
 
@@ -65,7 +64,7 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     parser.add_argument(
         "--out",
         metavar="PATH",
-        help=f"where diff.json goes (default: NEW/{AUDIT_FOLDER}/{DIFF_FILE}, where audit "
+        help=f"where diff.json goes (default: NEW/{AUDIT_FOLDER}/{DIFF}, where audit "
         "sample reads it; '-' for stdout)",
     )
     parser.set_defaults(func=run)
@@ -80,21 +79,21 @@ def verdict_files(old: Build) -> tuple[list[Path], list[str]]:
     audit = old.folder / AUDIT_FOLDER
     passed_over: list[str] = []
     if has_verdicts(audit):
-        sample = audit / SAMPLE_FILE
+        sample = audit / AUDIT_SAMPLE
         drawn = (
             read_document(sample, AuditSample, "an audit sample").golden_sha256
             if sample.is_file()
             else old.golden_sha256  # no sample: load_sample says so
         )
         if drawn == old.golden_sha256:
-            return [audit / CSV_FILE], []
-        passed_over.append(str(audit / CSV_FILE))
+            return [audit / AUDIT_CSV], []
+        passed_over.append(str(audit / AUDIT_CSV))
     for version in reversed(versions(old.folder)):
         review = read_review(version)
         if review is None:
             continue
         if review.golden_sha256 != old.golden_sha256:
-            passed_over.append(str(version / REVIEW_FILE))
+            passed_over.append(str(version / REVIEW))
             continue
         found = [path for name in review.verdict_files if (path := Path(name)).is_file()]
         if found:
@@ -151,7 +150,7 @@ def _run(args: argparse.Namespace) -> int:
     else:
         for line in summary(report):
             print(line)
-        target = target or new.folder / AUDIT_FOLDER / DIFF_FILE
+        target = target or new.folder / AUDIT_FOLDER / DIFF
         write_json(target, report)
         say(f"wrote {target}")
     return EXIT_DIFFERENT if report.changed_anything else EXIT_SAME

@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING, Any
 from ..buildfolder import load_build
 from ..config import BaselineOptions, EvalOptions
 from ..errors import DataError, UsageError
-from ..export.jsonl import CORPUS, GOLDEN
-from ..export.trec import QRELS, QUERIES
 from ..files import atomic_open, dumps, read_jsonl
+from ..layout import CORPUS, GOLDEN, QRELS, QUERIES
 from ..patterns import CHECK_DEPTH
 from .options import (
     FORMATTER,

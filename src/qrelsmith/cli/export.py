@@ -10,11 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..audit.apply import VERSIONS_FOLDER, read_review, versions
+from ..audit.apply import read_review, versions
 from ..buildfolder import load_build, read_document
 from ..errors import DataError, UsageError
 from ..export.hf import FORMATS, CardFacts, write_hf
-from ..export.jsonl import GOLDEN, REPORT
+from ..layout import GOLDEN, REPORT, VERSIONS_FOLDER
 from ..models import Report, ReviewSummary
 from .options import FORMATTER, say
 

@@ -31,6 +31,7 @@ from ..buildfolder import Build, Qrels
 from ..export import write_regraded
 from ..files import write_json
 from ..labels import NAMED, SAME_ARTICLE, named, named_in
+from ..layout import ALIGN_REPORT
 from ..models import (
     AlignCounts,
     AlignReport,
@@ -267,5 +268,5 @@ def write_aligned(
         dropped_queries=result.dropped_queries,
         chunks=[m for m in result.mappings if m.reason is None],
     )
-    write_json(folder / "align_report.json", report)
+    write_json(folder / ALIGN_REPORT, report)
     return report

@@ -22,7 +22,7 @@ import numpy as np
 from scipy import sparse
 
 from ..buildfolder import Build
-from ..labels import article_of
+from ..layout import article_of
 from ..matching import HeadingIndex, Target
 from ..models import Signal, Suspect
 from ..patterns import (
@@ -144,8 +144,7 @@ def check_build(build: Build, run: Run, *, low_confidence: float = LOW_CONFIDENC
             article = articles.get(qid, "")
             if article not in indexes:
                 indexes[article] = heading_index(sections.get(article, []))
-            reference = query.source.partition(":")[2]
-            ranked = section_similarities(reference, indexes[article])
+            ranked = section_similarities(query.reference, indexes[article])
             if len(ranked) >= 2 and ranked[0] - ranked[1] < NEAR_TIE_MARGIN:
                 signals[qid].append(
                     Signal(

@@ -13,11 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from .. import layout
 from ..buildfolder import read_corpus, read_golden, read_records, read_topics
 from ..errors import DataError, UsageError
-from ..export import beir as beir_files
-from ..export.jsonl import CORPUS, GOLDEN
-from ..export.trec import QRELS, QUERIES
 from ..files import iter_lines
 from ..labels import NAMED, named_in
 from ..models import BeirDocument, BeirQuery, Problem
@@ -71,7 +69,7 @@ def _beir_rows(path: Path, problems: list[Problem]) -> list[tuple[str, str, int]
                 problems.append(
                     Problem(
                         kind="beir",
-                        file=beir_files.QRELS,
+                        file=layout.BEIR_QRELS,
                         line=1,
                         message="header is not 'query-id<TAB>corpus-id<TAB>score'",
                     )
@@ -86,7 +84,7 @@ def _beir_rows(path: Path, problems: list[Problem]) -> list[tuple[str, str, int]
             problems.append(
                 Problem(
                     kind="beir",
-                    file=beir_files.QRELS,
+                    file=layout.BEIR_QRELS,
                     line=number,
                     message=f"expected 'qid<TAB>docid<TAB>grade': {line!r}",
                 )
@@ -100,7 +98,7 @@ def validate_build(root: str | Path) -> list[Problem]:
     if not folder.is_dir():
         raise UsageError(f"{folder} is not a build folder")
     problems: list[Problem] = []
-    for name in (CORPUS, QRELS, QUERIES):
+    for name in (layout.CORPUS, layout.QRELS, layout.QUERIES):
         if not (folder / name).exists():
             problems.append(Problem(kind="missing", file=name, message=f"{name} is missing"))
     if problems:
@@ -108,20 +106,20 @@ def validate_build(root: str | Path) -> list[Problem]:
     # A record that does not fit its model is the one problem listed: nothing else can be
     # checked against that file.
     try:
-        corpus_ids = [record.id for record in read_corpus(folder / CORPUS)]
+        corpus_ids = [record.id for record in read_corpus(folder / layout.CORPUS)]
     except DataError as exc:
-        return [Problem(kind="format", file=CORPUS, message=str(exc))]
+        return [Problem(kind="format", file=layout.CORPUS, message=str(exc))]
     try:
-        golden = read_golden(folder / GOLDEN) if (folder / GOLDEN).exists() else None
+        golden = read_golden(folder / layout.GOLDEN) if (folder / layout.GOLDEN).exists() else None
     except DataError as exc:
-        return [Problem(kind="format", file=GOLDEN, message=str(exc))]
-    queries = read_topics(folder / QUERIES)
-    rows = _read_qrels_rows(folder / QRELS, problems)
-    for name, empty in ((CORPUS, not corpus_ids), (QUERIES, not queries)):
+        return [Problem(kind="format", file=layout.GOLDEN, message=str(exc))]
+    queries = read_topics(folder / layout.QUERIES)
+    rows = _read_qrels_rows(folder / layout.QRELS, problems)
+    for name, empty in ((layout.CORPUS, not corpus_ids), (layout.QUERIES, not queries)):
         if empty:  # nothing to evaluate against: such a set measures nothing
             problems.append(Problem(kind="empty", file=name, message=f"{name} is empty"))
 
-    for name, ids in ((CORPUS, corpus_ids), (QUERIES, list(queries))):
+    for name, ids in ((layout.CORPUS, corpus_ids), (layout.QUERIES, list(queries))):
         for value, count in Counter(ids).items():
             if count > 1:
                 problems.append(
@@ -147,7 +145,7 @@ def validate_build(root: str | Path) -> list[Problem]:
             problems.append(
                 Problem(
                     kind="duplicate",
-                    file=QRELS,
+                    file=layout.QRELS,
                     line=number,
                     message=f"{qid} {docid} is judged twice",
                 )
@@ -157,7 +155,7 @@ def validate_build(root: str | Path) -> list[Problem]:
             problems.append(
                 Problem(
                     kind="unknown-query",
-                    file=QRELS,
+                    file=layout.QRELS,
                     line=number,
                     message=f"query {qid} is not in queries.tsv",
                 )
@@ -166,7 +164,7 @@ def validate_build(root: str | Path) -> list[Problem]:
             problems.append(
                 Problem(
                     kind="unknown-doc",
-                    file=QRELS,
+                    file=layout.QRELS,
                     line=number,
                     message=f"document {docid} is not in corpus.jsonl",
                 )
@@ -179,7 +177,7 @@ def validate_build(root: str | Path) -> list[Problem]:
             problems.append(
                 Problem(
                     kind="no-target",
-                    file=QRELS,
+                    file=layout.QRELS,
                     message=f"query {qid} has no grade-{NAMED} document",
                 )
             )
@@ -191,8 +189,8 @@ def validate_build(root: str | Path) -> list[Problem]:
             problems.append(
                 Problem(
                     kind="golden",
-                    file=GOLDEN,
-                    message=f"query ids differ from {QUERIES}: {extra[:5]}",
+                    file=layout.GOLDEN,
+                    message=f"query ids differ from {layout.QUERIES}: {extra[:5]}",
                 )
             )
         for qid, query in by_qid.items():
@@ -200,12 +198,12 @@ def validate_build(root: str | Path) -> list[Problem]:
                 problems.append(
                     Problem(
                         kind="golden",
-                        file=GOLDEN,
+                        file=layout.GOLDEN,
                         message=f"{qid}: relevant differs from qrels' grade {NAMED}",
                     )
                 )
 
-    beir = folder / beir_files.FOLDER
+    beir = folder / layout.BEIR_FOLDER
     if beir.is_dir():
         problems += _check_beir(beir, corpus_ids, queries, rows)
     return _cap(problems)
@@ -220,9 +218,9 @@ def _check_beir(
     problems: list[Problem] = []
     root = beir.parent
     parts = {
-        "corpus": root / beir_files.CORPUS,
-        "queries": root / beir_files.QUERIES,
-        "qrels": root / beir_files.QRELS,
+        "corpus": root / layout.BEIR_CORPUS,
+        "queries": root / layout.BEIR_QUERIES,
+        "qrels": root / layout.BEIR_QRELS,
     }
     for path in parts.values():
         if not path.exists():
@@ -239,23 +237,27 @@ def _check_beir(
         beir_ids = [r.id for r in read_records(parts["corpus"], BeirDocument)]
         beir_queries = {r.id: r.text for r in read_records(parts["queries"], BeirQuery)}
     except DataError as exc:
-        return [Problem(kind="beir", file=beir_files.FOLDER, message=str(exc))]
+        return [Problem(kind="beir", file=layout.BEIR_FOLDER, message=str(exc))]
     if beir_ids != corpus_ids:
         problems.append(
             Problem(
                 kind="beir",
-                file=beir_files.CORPUS,
-                message=f"ids differ from {CORPUS} (set or order)",
+                file=layout.BEIR_CORPUS,
+                message=f"ids differ from {layout.CORPUS} (set or order)",
             )
         )
     if beir_queries != queries:
         problems.append(
-            Problem(kind="beir", file=beir_files.QUERIES, message=f"queries differ from {QUERIES}")
+            Problem(
+                kind="beir",
+                file=layout.BEIR_QUERIES,
+                message=f"queries differ from {layout.QUERIES}",
+            )
         )
     trec_rows = [(qid, docid, grade) for _, qid, docid, grade in rows]
     if _beir_rows(parts["qrels"], problems) != trec_rows:
         problems.append(
-            Problem(kind="beir", file=beir_files.QRELS, message=f"rows differ from {QRELS}")
+            Problem(kind="beir", file=layout.BEIR_QRELS, message=f"rows differ from {layout.QRELS}")
         )
     return problems
 

@@ -17,15 +17,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, NamedTuple
 
+from .. import layout
 from ..errors import DataError
 from ..files import atomic_open_bytes
 from ..labels import sections_by_article
 from ..models import CorpusRecord, GoldenQuery, Report
 from . import beir, jsonl, trec
-
-#: The folder of a build that holds its audit sample (written by ``audit/``; a build's own
-#: entry, replaced by each build).
-AUDIT_FOLDER = "audit"
 
 Exporter = Callable[[Path, Sequence[CorpusRecord], Sequence[GoldenQuery]], None]
 
@@ -51,13 +48,13 @@ class LineFile(NamedTuple):
 
 #: Every line file of a build, in the order ``render_article`` returns their blocks.
 LINE_FILES: tuple[LineFile, ...] = (
-    LineFile(jsonl.CORPUS, "", jsonl.corpus_lines),
-    LineFile(jsonl.GOLDEN, "", jsonl.golden_lines),
-    LineFile(trec.QRELS, "", trec.qrels_lines),
-    LineFile(trec.QUERIES, "", trec.topic_lines),
-    LineFile(beir.CORPUS, "", beir.document_lines),
-    LineFile(beir.QUERIES, "", beir.query_lines),
-    LineFile(beir.QRELS, beir.QRELS_HEADER, beir.qrels_lines),
+    LineFile(layout.CORPUS, "", jsonl.corpus_lines),
+    LineFile(layout.GOLDEN, "", jsonl.golden_lines),
+    LineFile(layout.QRELS, "", trec.qrels_lines),
+    LineFile(layout.QUERIES, "", trec.topic_lines),
+    LineFile(layout.BEIR_CORPUS, "", beir.document_lines),
+    LineFile(layout.BEIR_QUERIES, "", beir.query_lines),
+    LineFile(layout.BEIR_QRELS, beir.QRELS_HEADER, beir.qrels_lines),
 )
 
 

@@ -5,16 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from .. import files
+from .. import files, layout
 from ..files import atomic_open
 from ..labels import qrels_rows, sections_by_article
 from ..models import BeirDocument, BeirQuery, CorpusRecord, GoldenQuery
 from .trec import graded_lines
 
-FOLDER = "beir"
-CORPUS = f"{FOLDER}/corpus.jsonl"
-QUERIES = f"{FOLDER}/queries.jsonl"
-QRELS = f"{FOLDER}/qrels/test.tsv"
 QRELS_HEADER = "query-id\tcorpus-id\tscore\n"
 QRELS_LINE = "{}\t{}\t{}\n"
 
@@ -66,10 +62,10 @@ def write_layout(
 ) -> None:
     """The BEIR layout of these records with (query, document, grade) rows; ``write_beir``
     grades them by the build's rule, ``align`` by its chunks' overlap."""
-    with atomic_open(folder / CORPUS) as handle:
+    with atomic_open(folder / layout.BEIR_CORPUS) as handle:
         handle.writelines(document_lines(corpus, queries, {}))
-    with atomic_open(folder / QUERIES) as handle:
+    with atomic_open(folder / layout.BEIR_QUERIES) as handle:
         handle.writelines(query_lines(corpus, queries, {}))
-    with atomic_open(folder / QRELS) as handle:
+    with atomic_open(folder / layout.BEIR_QRELS) as handle:
         handle.write(QRELS_HEADER)
         handle.writelines(QRELS_LINE.format(*row) for row in rows)

@@ -5,13 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from .. import files
+from .. import files, layout
 from ..files import write_json, write_jsonl
 from ..models import CorpusRecord, GoldenQuery, Report
-
-CORPUS = "corpus.jsonl"
-GOLDEN = "golden.jsonl"
-REPORT = "report.json"
 
 
 def corpus_lines(
@@ -38,7 +34,7 @@ def golden_lines(
 
 def write_corpus(folder: Path, corpus: Sequence[CorpusRecord]) -> None:
     """One section a line."""
-    write_jsonl(folder / CORPUS, corpus)
+    write_jsonl(folder / layout.CORPUS, corpus)
 
 
 def write_golden(
@@ -46,9 +42,9 @@ def write_golden(
 ) -> None:
     """One query a line (the corpus is not needed: the grade-2 targets are in the query)."""
     del corpus
-    write_jsonl(folder / GOLDEN, queries)
+    write_jsonl(folder / layout.GOLDEN, queries)
 
 
 def write_report(folder: Path, report: Report) -> None:
     """Counts, skipped pages, rejected rows and the manifest."""
-    write_json(folder / REPORT, report)
+    write_json(folder / layout.REPORT, report)

@@ -6,12 +6,10 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
+from .. import layout
 from ..files import atomic_open
 from ..labels import qrels_rows, sections_by_article
 from ..models import CorpusRecord, GoldenQuery
-
-QRELS = "qrels.trec"
-QUERIES = "queries.tsv"
 
 #: One row of qrels.trec: query, iteration (always 0), document, grade.
 QRELS_LINE = "{} 0 {} {}\n"
@@ -62,7 +60,7 @@ def write_qrels(
 
 def write_qrels_rows(folder: Path, rows: Iterable[tuple[str, str, int]]) -> None:
     """qrels.trec from (qid, docid, grade) rows graded elsewhere (``align``'s chunks)."""
-    with atomic_open(folder / QRELS) as handle:
+    with atomic_open(folder / layout.QRELS) as handle:
         handle.writelines(QRELS_LINE.format(*row) for row in rows)
 
 
@@ -70,5 +68,5 @@ def write_queries_tsv(
     folder: Path, corpus: Sequence[CorpusRecord], queries: Sequence[GoldenQuery]
 ) -> None:
     """The topics file Pyserini and Anserini take."""
-    with atomic_open(folder / QUERIES) as handle:
+    with atomic_open(folder / layout.QUERIES) as handle:
         handle.writelines(topic_lines(corpus, queries, {}))
