@@ -95,35 +95,69 @@ def _yaml(value: str) -> str:
     return _YAML_UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
 
 
+def card_metadata(facts: CardFacts, fmt: str, counts: dict[str, int]) -> dict[str, object]:
+    """The card's YAML header as data, in the order the Hub's ``DatasetCardData`` writes it."""
+    return {
+        "language": list(facts.languages),
+        "license": facts.license,
+        "multilinguality": "multilingual" if len(facts.languages) > 1 else "monolingual",
+        "size_categories": [size_category(counts["corpus"])],
+        "task_categories": ["text-retrieval"],
+        "task_ids": ["document-retrieval"],
+        "pretty_name": facts.name,
+        "tags": ["mteb", "qrelsmith"],
+        "configs": [
+            {
+                "config_name": config,
+                "data_files": [{"split": SPLIT, "path": data_path(config, fmt)}],
+            }
+            for config in ("corpus", "queries", "default")
+        ],
+    }
+
+
+def card_header(metadata: dict[str, object]) -> str:
+    """The YAML header, through huggingface_hub's ``DatasetCardData`` when it is installed
+    (the [hf] extra), so that it keeps to the Hub's own model; else written here, every
+    free-text value JSON-quoted. Both read back as the same YAML."""
+    try:
+        from huggingface_hub import DatasetCardData
+    except ImportError:
+        return _plain_header(metadata)
+    return str(DatasetCardData(**metadata).to_yaml())  # type: ignore[arg-type]
+
+
+def _plain_header(metadata: dict[str, object]) -> str:
+    languages = metadata["language"]
+    assert isinstance(languages, list)
+    lines = ["language:", *(f"- {_yaml(code)}" for code in languages)]
+    lines += [
+        f"license: {_yaml(str(metadata['license']))}",
+        f"multilinguality: {metadata['multilinguality']}",
+    ]
+    for key in ("size_categories", "task_categories", "task_ids"):
+        values = metadata[key]
+        assert isinstance(values, list)
+        lines += [f"{key}:", *(f"- {value}" for value in values)]
+    lines.append(f"pretty_name: {_yaml(str(metadata['pretty_name']))}")
+    lines += ["tags:", "- mteb", "- qrelsmith", "configs:"]
+    configs = metadata["configs"]
+    assert isinstance(configs, list)
+    for config in configs:
+        (data_file,) = config["data_files"]
+        lines += [
+            f"- config_name: {config['config_name']}",
+            "  data_files:",
+            f"  - split: {data_file['split']}",
+            f"    path: {data_file['path']}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
 def card(facts: CardFacts, fmt: str, counts: dict[str, int]) -> str:
     """The dataset card: YAML header and how the labels were made."""
     report = facts.report
-    header = [
-        "---",
-        f"pretty_name: {_yaml(facts.name)}",
-        "language:",
-        *(f"- {_yaml(code)}" for code in facts.languages),
-        f"license: {_yaml(facts.license)}",
-        f"multilinguality: {'multilingual' if len(facts.languages) > 1 else 'monolingual'}",
-        "size_categories:",
-        f"- {size_category(counts['corpus'])}",
-        "task_categories:",
-        "- text-retrieval",
-        "task_ids:",
-        "- document-retrieval",
-        "tags:",
-        "- mteb",
-        "- qrelsmith",
-        "configs:",
-    ]
-    for config in ("corpus", "queries", "default"):
-        header += [
-            f"- config_name: {config}",
-            "  data_files:",
-            f"  - split: {SPLIT}",
-            f"    path: {data_path(config, fmt)}",
-        ]
-    header.append("---")
+    header = ["---", card_header(card_metadata(facts, fmt, counts)).rstrip("\n"), "---"]
     c = report.counts
     rules = ", ".join(f"{rule} {n}" for rule, n in c.by_match.items())
     body = [
