@@ -47,6 +47,9 @@ def test_tasks_and_export_round_trip(tmp_path: Path, capsys: pytest.CaptureFixtu
         "#1 ダイアログ・ポップアップとの違い"
     ]
     assert {"value": "#0 モーダルウィンドウとは"} in modal["data"]["sections"]
+    # the reviewer's columns are Label Studio's form, never the task's data
+    assert not {"verdict", "correct_sections", "note"} & set(modal["data"])
+    assert {"query", "answer", "reference"} <= set(modal["data"])
 
     exported = []
     for number, task in enumerate(tasks, 1):

@@ -56,6 +56,21 @@ def test_strata() -> None:
     assert stratum_of(query(1, "anchor", 1.0), 0.75) == "plain"
 
 
+def test_strata_are_the_oversampled_ones_in_their_order() -> None:
+    # STRATA is patterns.OVERSAMPLE's keys: the names stratum_of gives, tried in that order
+    # (a low-confidence fuzzy two-section query is low_confidence, then fuzzy, then multi)
+    from qrelsmith import patterns
+    from qrelsmith.audit.sample import STRATA
+
+    found = [
+        stratum_of(query(1, "fuzzy", 0.7, sections=2), 0.75),
+        stratum_of(query(1, "fuzzy", 0.78, sections=2), 0.75),
+        stratum_of(query(1, "exact", 0.99, sections=2), 0.75),
+        stratum_of(query(1, "exact", 0.99), 0.75),
+    ]
+    assert found == list(STRATA) == list(patterns.OVERSAMPLE)
+
+
 def test_risky_rows_over_represented_and_weights_unbiased() -> None:
     sample = draw_sample(population(), AuditOptions(size=40, low_confidence=0.75, seed=0))
     assert len(sample.rows) == 40

@@ -44,3 +44,13 @@ def test_edges() -> None:
     assert effective_size([]) == 0.0
     assert weighted_proportion([]).n == 0
     assert wilson_interval(1.0, 40)[1] == 1.0
+
+
+def test_interval_z_is_the_quantile_of_the_configured_confidence() -> None:
+    # the audit's Wilson z and the evaluation's percentiles share patterns.CONFIDENCE: the z is
+    # written out (see patterns), so it must stay the normal quantile of that confidence
+    from scipy.special import ndtri
+
+    from qrelsmith import patterns
+
+    assert float(ndtri((1 + patterns.CONFIDENCE) / 2)) == patterns.CONFIDENCE_Z

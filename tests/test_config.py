@@ -87,6 +87,24 @@ def test_eval_reads_the_config_and_flags_override_it(
     assert json.loads(capsys.readouterr().out)["measures"] == ["RR(rel=2)@10"]
 
 
+def test_check_flags_low_confidence_by_the_audit_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def low_confidence(*config: str) -> set[str]:
+        assert main(["check", str(EVAL_BUILD), "--json", *config]) == 0
+        suspects = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        return {
+            s["qid"]
+            for s in suspects
+            for signal in s["signals"]
+            if signal["kind"] == "low-confidence"
+        }
+
+    path = tmp_path / "site.toml"
+    path.write_text("[audit]\nlow_confidence = 0\n")
+    assert low_confidence() and not low_confidence("--config", str(path))
+
+
 def test_baseline_reads_the_config(tmp_path: Path) -> None:
     path = tmp_path / "site.toml"
     path.write_text('[baseline]\nmethod = "tfidf"\nk = 1\n')

@@ -20,7 +20,7 @@ from qrelsmith import build
 from qrelsmith.cli import main
 from qrelsmith.cli.build import EXIT_INTERNAL, EXIT_SKIPPED
 from qrelsmith.config import Config
-from qrelsmith.ingest import Page, read_jsonl, read_warc
+from qrelsmith.ingest import Page, read_jsonl_pages, read_warc
 from qrelsmith.page_results import process_page
 
 WARC = Path(__file__).parent / "fixtures" / "warc"
@@ -122,7 +122,7 @@ def test_random_warc_and_jsonl_bytes_never_raise(data: bytes, compress: bool) ->
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
-        for name, reader in (("x.warc", read_warc), ("x.jsonl", read_jsonl)):
+        for name, reader in (("x.warc", read_warc), ("x.jsonl", read_jsonl_pages)):
             path = Path(folder) / (name + (".gz" if compress else ""))
             path.write_bytes(gzip.compress(data, mtime=0) if compress else data)
             for page in reader(path):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from qrelsmith import build
-from qrelsmith.ingest import READERS, iter_pages, read_jsonl, read_warc, reader_for, url_id
+from qrelsmith.ingest import READERS, iter_pages, read_jsonl_pages, read_warc, reader_for, url_id
 
 WARC = Path(__file__).parent / "fixtures" / "warc"
 
@@ -122,7 +122,7 @@ def test_jsonl_pages_and_bad_lines(tmp_path: Path, compress: bool) -> None:
         tmp_path / ("crawl.jsonl.gz" if compress else "crawl.jsonl"), lines, compress
     )
     assert reader_for(path) is READERS["jsonl"]
-    pages = list(read_jsonl(path))
+    pages = list(read_jsonl_pages(path))
     name = path.name
     assert [(p.article_id, p.error) for p in pages] == [
         ("example.com/a", None),

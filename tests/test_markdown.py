@@ -12,7 +12,7 @@ import pytest
 
 from qrelsmith import parse_article
 from qrelsmith.cli import main
-from qrelsmith.markdown import Slugger, render, render_page, slugify, split_front_matter
+from qrelsmith.markdown import Slugger, page_from_markdown, render, slugify, split_front_matter
 
 if not os.environ.get("CI"):  # a core dependency: in CI (CI set) a missing one is a failure
     pytest.importorskip("markdown_it", reason="needs markdown-it-py: pip install -e .")
@@ -91,8 +91,10 @@ def test_undecodable_and_empty_markdown_are_data_errors() -> None:
     from qrelsmith.errors import DataError
 
     with pytest.raises(DataError):
-        render_page(b"  \n")
-    assert '<h2 id="caf\u00e9">' in render_page("## Café\n".encode("cp1252"), "cp1252").decode()
+        page_from_markdown(b"  \n")
+    assert (
+        '<h2 id="caf\u00e9">' in page_from_markdown("## Café\n".encode("cp1252"), "cp1252").decode()
+    )
 
 
 # --------------------------------------------------------------------------- the build
@@ -152,7 +154,7 @@ def test_front_matter_title_excluded_sections_and_report(docs_build: Path) -> No
 
 def test_the_build_is_the_html_pipeline_on_the_rendered_page(docs_build: Path) -> None:
     source = (DOCS / "guide" / "setup.md").read_bytes()
-    article = parse_article(render_page(source), "guide/setup.md")
+    article = parse_article(page_from_markdown(source), "guide/setup.md")
     corpus = [r for r in _lines(docs_build / "corpus.jsonl") if r["article_id"] == "guide/setup.md"]
     assert [(s.id, s.heading, s.text) for s in article.sections] == [
         (r["id"], r["heading"], r["text"]) for r in corpus

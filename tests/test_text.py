@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from qrelsmith.text import (
+    alphanumeric,
     comparable,
     fold_accents,
     fold_case,
@@ -25,6 +26,9 @@ def test_the_forms_built_on_it() -> None:
     assert squashed("RDP の\nポート 番号") == "rdpのポート番号"
     assert comparable("Configuración") == "configuracion"
     assert fold_accents("パ") == "パ"  # kana keep their (han)dakuten
+    # check's duplicate queries: spacing, punctuation and underscores do not tell them apart
+    assert alphanumeric("RDP の番号？") == alphanumeric("RDPの番号") == "rdpの番号"
+    assert alphanumeric("Ｐort_22, ssh!") == "port22ssh"
 
 
 def test_a_heading_and_its_numbered_form_share_one_key() -> None:

@@ -6,7 +6,7 @@ The pure core of a build: no files, no clock, no global state. ``parse_article``
 
 from __future__ import annotations
 
-from .config import BuildOptions
+from .config import BuildOptions, build_options
 from .labels import named, same_article_count
 from .layout import query_id, section_id
 from .matching import HeadingIndex, Target
@@ -60,7 +60,7 @@ def parse_article(
     links they resolve; reading them makes the text pass about 40% dearer, and a build over a
     crawl passes None.
     """
-    options = options or BuildOptions()
+    options = build_options(options)
     identifier = article_id if article_id is not None else (path or url or "article")
     page = parse_html(html, options, http_charset)
 
@@ -94,7 +94,7 @@ def article_queries(
     article: Article, options: BuildOptions | None = None
 ) -> tuple[list[GoldenQuery], list[Rejected]]:
     """Turn the article's quick-reference rows into queries (or rejected rows, with reasons)."""
-    options = options or BuildOptions()
+    options = build_options(options)
     if article.table is None:
         return [], []
     index = HeadingIndex.from_article(article)

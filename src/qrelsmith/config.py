@@ -153,6 +153,12 @@ class BuildOptions(_Options):
         return value
 
 
+def build_options(options: BuildOptions | None) -> BuildOptions:
+    """``options``, or the defaults when None: how a function with optional build options
+    fills them in."""
+    return options if options is not None else BuildOptions()
+
+
 class AuditOptions(_Options):
     """The audit sample a build writes by default."""
 

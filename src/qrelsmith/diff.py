@@ -232,7 +232,7 @@ def _query_order(build: Build) -> Callable[[str], tuple[int, str]]:
     return lambda qid: (position.get(qid, len(position)), qid)
 
 
-def summary(report: DiffReport) -> list[str]:
+def diff_summary(report: DiffReport) -> list[str]:
     """The diff for people: counts, then one line per query that changed."""
     counts = report.counts
     lines = [

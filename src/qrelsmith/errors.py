@@ -1,6 +1,8 @@
-"""Errors the CLI turns into exit codes: DataError -> 1, UsageError -> 2."""
+"""Errors the CLI turns into exit codes: DataError -> 1, UsageError -> 2; and warnings."""
 
 from __future__ import annotations
+
+import sys
 
 
 class QrelsmithError(Exception):
@@ -19,3 +21,8 @@ class UsageError(QrelsmithError):
     """The call is wrong (missing path, unreadable config, bad option value): exit 2."""
 
     exit_code = 2
+
+
+def warn(message: str) -> None:
+    """A warning: one stderr line starting ``warning:``, from the CLI and the stages alike."""
+    print(f"warning: {message}", file=sys.stderr)

@@ -1,7 +1,7 @@
 """Markdown page -> HTML page, for the one pipeline (parse -> sections -> quickref -> matching).
 
 Docs repositories (MkDocs, Docusaurus, Hugo, docfx) hold ``.md`` files, not HTML. A build reads
-them through ``ingest`` like HTML pages, and ``render_page`` turns each into the HTML page a
+them through ``ingest`` like HTML pages, and ``page_from_markdown`` turns each into the HTML page a
 site generator would serve: CommonMark with GFM tables and strikethrough (markdown-it-py), the
 front matter's ``title`` as the page title, and an id on every heading — ``{#custom-id}`` when
 the heading ends with one (MkDocs ``attr_list``, Docusaurus, Hugo), else the GitHub-style slug
@@ -175,7 +175,7 @@ def render(text: str) -> str:
     )
 
 
-def render_page(data: bytes, forced_encoding: str | None = None) -> bytes:
+def page_from_markdown(data: bytes, forced_encoding: str | None = None) -> bytes:
     """A Markdown file's bytes -> the UTF-8 bytes of its HTML page. Decoded as an HTML page
     is (BOM, the configured ``encoding``, UTF-8, detection); DataError for binary or
     undecodable bytes, which the build lists as a skipped page."""

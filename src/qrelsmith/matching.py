@@ -31,7 +31,7 @@ from functools import cached_property
 from rapidfuzz import fuzz
 
 from . import patterns
-from .config import BuildOptions
+from .config import BuildOptions, build_options
 from .layout import section_number
 from .models import RULE_ORDER, Article, Match, MatchRule
 from .text import comparable, heading_key, is_light_unit, tokens, units
@@ -255,7 +255,7 @@ class HeadingIndex:
 
         ``fuzzy=False`` stops after containment: the strict evidence used to recognise a table.
         """
-        return self._outcome(reference, anchors, options or BuildOptions(), fuzzy).match
+        return self._outcome(reference, anchors, build_options(options), fuzzy).match
 
     def _outcome(
         self, reference: str, anchors: Sequence[str], options: BuildOptions, fuzzy: bool
@@ -417,7 +417,7 @@ class HeadingIndex:
         (anchor, or exact to one heading) fix positions; when most of them follow the page's
         order, each other row is read against the two fixed rows around it (see the module doc).
         """
-        options = options or BuildOptions()
+        options = build_options(options)
         outcomes = [self._outcome(text, anchors, options, True) for text, anchors in rows]
         certain = {
             i: outcome.target.position

@@ -16,7 +16,7 @@ from .config import Config
 from .export import render_article
 from .failures import BAD_INPUT, bad_input_reason, internal_error, skipped
 from .ingest import Page
-from .markdown import render_page as render_markdown
+from .markdown import page_from_markdown
 from .models import CorpusRecord, GoldenQuery, InternalError, Rejected, Skipped, TableMiss
 from .timeout import deadline
 
@@ -83,7 +83,7 @@ def process_page(page: Page, config: Config) -> PageResult:
         with deadline(timeout):
             html: bytes | str = page.data.decode("utf-8") if page.decoded else page.data
             if page.markdown:  # the same pipeline, on the page a site generator would serve
-                html = render_markdown(page.data, config.build.encoding)
+                html = page_from_markdown(page.data, config.build.encoding)
             article = parse_article(
                 html,
                 page.path,

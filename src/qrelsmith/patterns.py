@@ -401,14 +401,22 @@ MATCH_CONFIDENCE: dict[str, float] = {
 #: "filtros de acciones" meets "Filtros de acción" and "registrar" meets "registro".
 STEM_PREFIX = 5
 
-#: Function words that carry no section name (English, Spanish), dropped from the units.
+#: English and Spanish function words: no section name and no query topic. The matcher's and
+#: check's stop words both start from them.
+FUNCTION_WORDS: tuple[str, ...] = (
+    "a", "an", "the", "of", "to", "in", "on", "for", "is", "be",
+    "de", "del", "la", "las", "el", "los", "en", "y", "o", "un", "una", "con", "por", "para",
+    "se", "lo",
+)  # fmt: skip
+
+#: Words that carry no section name, dropped from the units: the function words and more of
+#: them (a query's "and", "with" or "your" never names a section either).
 MATCH_STOPWORDS: frozenset[str] = frozenset(
-    [
-        "a", "an", "the", "of", "to", "in", "on", "at", "for", "and", "or", "with", "by", "from",
-        "as", "is", "are", "be", "your", "you", "it", "its", "this", "that",
-        "de", "del", "la", "las", "el", "los", "en", "y", "o", "u", "un", "una", "unos", "unas",
-        "con", "por", "para", "al", "se", "su", "sus", "que", "lo",
-    ]
+    FUNCTION_WORDS
+    + (
+        "at", "and", "or", "with", "by", "from", "as", "are", "your", "you", "it", "its", "this",
+        "that", "u", "unos", "unas", "al", "su", "sus", "que",
+    )
 )  # fmt: skip
 
 #: Words that name no section on their own ("how to", "方法", "手順", "場合", "사용", "방법"):
@@ -462,9 +470,10 @@ AUDIT_SEED = 0
 LOW_CONFIDENCE = 0.75
 
 #: How many times more likely a risky row is drawn than a plain one, per stratum (see
-#: audit/sample.py for the strata). The seed's two wrong labels out of 40 were a weak fuzzy
-#: match and a two-section reference; 3-4x puts about half of a 40-row sample into those strata
-#: on the sample site while leaving 15+ plain rows.
+#: audit/sample.py for the strata; they are named here, in the order a query is tried). The
+#: seed's two wrong labels out of 40 were a weak fuzzy match and a two-section reference; 3-4x
+#: puts about half of a 40-row sample into those strata on the sample site while leaving 15+
+#: plain rows.
 OVERSAMPLE: dict[str, float] = {"low_confidence": 4.0, "fuzzy": 3.0, "multi": 3.0, "plain": 1.0}
 
 #: The precision assumed when telling the reviewer how wide the interval will be: the seed's
@@ -490,8 +499,14 @@ EVAL_SEED = 0
 #: say "95%", so they change with it.
 CONFIDENCE = 0.95
 
-#: Two per-query values closer than this are a tie in win/tie/loss counts (float noise from the
-#: measure's arithmetic).
+#: The standard normal quantile at (1 + CONFIDENCE) / 2, for the audit's Wilson intervals: the
+#: stdlib's NormalDist is a bit off in the last digits (1.9599639845400536), scipy's exact one
+#: costs the build a 0.25 s import, so the value is written out; a test checks it against
+#: scipy's ``ndtri`` so it cannot drift from CONFIDENCE.
+CONFIDENCE_Z = 1.959963984540054
+
+#: Two values closer than this are equal (float noise from the arithmetic): a tie in win/tie/loss
+#: counts, a pair of queries at DUPLICATE_COSINE in check.
 TIE_TOLERANCE = 1e-9
 
 #: What `qrelsmith eval` reports without --measures: the seed's strict set (RR, recall at the
@@ -554,12 +569,12 @@ DEMONSTRATIVES: tuple[str, ...] = (
     "이것", "그것", "저것", "이거", "그거", "어느", "어떤", "무엇", "뭐", "선택",
 )  # fmt: skip
 
-#: Function words removed before looking for a content word (same four languages).
-STOPWORDS: tuple[str, ...] = (
+#: Words removed before looking for a content word (same four languages): the function words
+#: (FUNCTION_WORDS) and the endings, question and judgement words of a question.
+STOPWORDS: tuple[str, ...] = FUNCTION_WORDS + (
     "ます", "です", "ない", "ですか", "ますか",
-    "the", "a", "an", "to", "of", "in", "on", "for", "is", "be", "do", "how", "should", "i",
-    "el", "la", "los", "las", "un", "una", "de", "del", "en", "y", "o", "se", "es", "lo", "por",
-    "para", "con", "cómo", "como", "mejor", "no", "not", "better", "best", "good",
+    "do", "how", "should", "i", "es", "cómo", "como", "mejor", "no", "not", "better", "best",
+    "good",
     "할까", "하나", "해야", "하는", "할지", "쪽",
 )  # fmt: skip
 

@@ -2,8 +2,8 @@
 
 Every comparison of text starts from ``fold_case`` (NFKC, so full-width letters and digits
 meet their ASCII forms, then case folding); ``comparable`` also drops Latin accents,
-``squashed`` all white space, ``heading_key`` numbering, brackets and edge punctuation. No
-stage normalises text on its own.
+``squashed`` all white space, ``alphanumeric`` white space and punctuation, ``heading_key``
+numbering, brackets and edge punctuation. No stage normalises text on its own.
 """
 
 from __future__ import annotations
@@ -56,6 +56,14 @@ def folded_words(text: str) -> str:
 def squashed(text: str) -> str:
     """``fold_case`` without any white space: text compared character by character."""
     return "".join(fold_case(text).split())
+
+
+_NOT_ALPHANUMERIC = re.compile(r"[\W_]+")
+
+
+def alphanumeric(text: str) -> str:
+    """``fold_case`` with only letters and digits: "RDP の番号？" equals "RDPの番号"."""
+    return _NOT_ALPHANUMERIC.sub("", fold_case(text))
 
 
 def strip_numbering(text: str) -> str:

@@ -17,7 +17,7 @@ from ..buildfolder import Build
 from ..errors import DataError, UsageError
 from ..files import json_error, write_json, write_text
 from ..layout import LABEL_STUDIO_CONFIG, LABEL_STUDIO_TASKS
-from .sheet import VERDICTS, RawVerdict, heading_line
+from .sheet import REVIEWER_COLUMNS, VERDICTS, RawVerdict, heading_line
 
 MODEL_VERSION = "qrelsmith-label"
 
@@ -60,9 +60,7 @@ def tasks(build: Build, rows: Sequence[dict[str, str]]) -> list[dict[str, Any]]:
             heading_line(build.sections[sid]) for sid in query.relevant if sid in build.sections
         ]
         data: dict[str, Any] = {
-            column: row[column]
-            for column in row
-            if column not in ("verdict", "correct_sections", "note")
+            column: row[column] for column in row if column not in REVIEWER_COLUMNS
         }
         data["sections"] = [{"value": option} for option in options]
         result.append(

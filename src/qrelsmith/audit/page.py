@@ -73,7 +73,7 @@ def page_data(
     }
 
 
-def render_page(data: dict[str, object]) -> str:
+def review_html(data: dict[str, object]) -> str:
     """The whole page as one HTML document."""
     css, js = _asset("review.css"), _asset("review.js")
     values = {
@@ -91,4 +91,4 @@ def write_page(
     path: Path, build: Build, sample: AuditSample, rows: Sequence[dict[str, str]]
 ) -> None:
     """Write ``audit.html``."""
-    write_text(path, render_page(page_data(build, sample, rows)))
+    write_text(path, review_html(page_data(build, sample, rows)))

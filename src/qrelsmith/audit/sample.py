@@ -30,8 +30,8 @@ from .stats import effective_size, wilson_half_width
 #: Strata, each query in the first that fits it. ``low_confidence``: a label below the
 #: configured confidence, whatever its rule; ``fuzzy``: the other fuzzy and order matches;
 #: ``multi``: several named sections (the seed's missed "A／B" label); ``plain``: one section
-#: found by anchor, exact or contains.
-STRATA: tuple[str, ...] = ("low_confidence", "fuzzy", "multi", "plain")
+#: found by anchor, exact or contains. Named, in this order, by ``patterns.OVERSAMPLE``.
+STRATA: tuple[str, ...] = tuple(OVERSAMPLE)
 
 #: Strata of ``draw_sample``'s priority rows: queries to review again after a change of the
 #: site (drawn first), and queries whose carried-over verdict is already known.

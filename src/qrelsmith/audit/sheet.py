@@ -30,7 +30,11 @@ VERDICTS: tuple[str, ...] = ("correct", "wrong", "partly", "unsure")
 CSV_ENCODINGS = ("utf-8-sig", "cp932")
 
 
-#: Columns of audit.csv and of every verdict export, in order. The last three are the reviewer's.
+#: The columns the reviewer fills in: the last of audit.csv's, left out of Label Studio's task
+#: data (its form asks for them instead).
+REVIEWER_COLUMNS: tuple[str, ...] = ("verdict", "correct_sections", "note")
+
+#: Columns of audit.csv and of every verdict export, in order; the reviewer's last.
 COLUMNS: tuple[str, ...] = (
     "qid",
     "stratum",
@@ -45,11 +49,8 @@ COLUMNS: tuple[str, ...] = (
     "section_text",
     "other_headings",
     "path",
-    "verdict",
-    "correct_sections",
-    "note",
+    *REVIEWER_COLUMNS,
 )
-REVIEWER_COLUMNS: tuple[str, ...] = ("verdict", "correct_sections", "note")
 
 #: How a list of section ids is joined in one cell; readers also accept a line break.
 ID_SEPARATOR = " | "

@@ -13,12 +13,10 @@ import math
 from collections.abc import Iterable
 
 from ..models import Estimate
-
-#: Two-sided 95%: the standard normal quantile at 0.975.
-Z95 = 1.959963984540054
+from ..patterns import CONFIDENCE_Z
 
 
-def wilson_interval(proportion: float, n: float, z: float = Z95) -> tuple[float, float]:
+def wilson_interval(proportion: float, n: float, z: float = CONFIDENCE_Z) -> tuple[float, float]:
     """Wilson's score interval for ``proportion`` seen over ``n`` (maybe effective) trials."""
     if n <= 0:
         return 0.0, 1.0
@@ -29,7 +27,7 @@ def wilson_interval(proportion: float, n: float, z: float = Z95) -> tuple[float,
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def wilson_half_width(proportion: float, n: float, z: float = Z95) -> float:
+def wilson_half_width(proportion: float, n: float, z: float = CONFIDENCE_Z) -> float:
     """Half the width of the Wilson interval: what a sample of ``n`` will pin the value down to."""
     low, high = wilson_interval(proportion, n, z)
     return (high - low) / 2

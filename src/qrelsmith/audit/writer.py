@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from ..buildfolder import Build, load_build, read_document
 from ..config import Config
-from ..errors import DataError
+from ..errors import DataError, warn
 from ..files import write_text
 from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML, AUDIT_SAMPLE, DIFF
 from ..models import AuditSample, CarriedVerdict, DiffReport
@@ -129,10 +128,9 @@ def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample |
         return None
     build = load_build(build_dir, only_articles=())  # the queries; texts once the draw is known
     if unapplied_verdicts(build.folder):
-        print(
-            f"warning: {build.folder / AUDIT_FOLDER / AUDIT_CSV} holds verdicts no audit apply "
-            "has read: audit sample not redrawn",
-            file=sys.stderr,
+        warn(
+            f"{build.folder / AUDIT_FOLDER / AUDIT_CSV} holds verdicts no audit apply "
+            "has read: audit sample not redrawn"
         )
         return None
     sample = draw_sample(build.queries, options, build.golden_sha256)

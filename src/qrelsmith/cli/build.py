@@ -69,7 +69,7 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def summary(report: Report, out: Path) -> str:
+def build_summary(report: Report, out: Path) -> str:
     """The lines printed at the end of a build."""
     counts = report.counts
     rules = ", ".join(f"{rule} {n}" for rule, n in counts.by_match.items())
@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         out, paths, config, workers=args.workers, progress=progress, finish=add_sample
     )
     if not args.quiet:
-        say(summary(report, out))
+        say(build_summary(report, out))
         for sample in samples:
             from ..audit.sample import sample_summary
 

@@ -13,7 +13,7 @@ from ..audit.sample import load_sample
 from ..audit.verdicts import read_reviews
 from ..audit.writer import has_verdicts
 from ..buildfolder import Build, load_build, read_document
-from ..diff import diff_builds, summary
+from ..diff import diff_builds, diff_summary
 from ..errors import QrelsmithError, UsageError
 from ..files import write_json
 from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_SAMPLE, DIFF, REVIEW
@@ -148,7 +148,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.out == "-":
         print(report.model_dump_json(indent=2))
     else:
-        for line in summary(report):
+        for line in diff_summary(report):
             print(line)
         target = target or new.folder / AUDIT_FOLDER / DIFF
         write_json(target, report)

@@ -121,7 +121,6 @@ def handle_eval(args: argparse.Namespace) -> int:
         options,
         doc_ids=build.doc_ids if build.corpus else None,
         keep_per_query=args.per_query,
-        settings={"rel": options.rel, "gains": options.gains},
     )
     for warning in report.warnings:
         warn(warning)
@@ -152,7 +151,7 @@ def handle_check(args: argparse.Namespace) -> int:
     else:
         depth = config.baseline.model_copy(update={"k": CHECK_DEPTH})
         run = run_baseline(build.corpus, build.topics, depth)
-    suspects = check_build(build, run, low_confidence=config.audit.low_confidence)
+    suspects = check_build(build, run, config.audit)
     found = len(suspects)
     if args.limit:
         suspects = suspects[: args.limit]

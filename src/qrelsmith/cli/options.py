@@ -16,6 +16,7 @@ from typing import Any, TypeVar, get_args
 from pydantic import BaseModel
 
 from ..config import Config, load_config
+from ..errors import warn as warn  # the CLI's modules take it from here
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
 
@@ -79,8 +80,3 @@ def error_line(exc: Exception) -> str:
         where = f": {exc.filename}" if exc.filename else ""
         return f"error: {exc.strerror or exc}{where}"
     return f"error: {exc}"
-
-
-def warn(message: str) -> None:
-    """A warning: stderr, starting ``warning:``."""
-    say(f"warning: {message}")

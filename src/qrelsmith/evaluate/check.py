@@ -22,6 +22,7 @@ import numpy as np
 from scipy import sparse
 
 from ..buildfolder import Build
+from ..config import AuditOptions
 from ..layout import article_of
 from ..matching import HeadingIndex, Target
 from ..models import Signal, Suspect
@@ -34,11 +35,11 @@ from ..patterns import (
     DUPLICATE_NGRAMS,
     GUESSED_RULES,
     HANGUL_PARTICLES,
-    LOW_CONFIDENCE,
     NEAR_TIE_MARGIN,
     STOPWORDS,
+    TIE_TOLERANCE,
 )
-from ..text import fold_case, heading_key
+from ..text import alphanumeric, fold_case, heading_key
 from .runs import Run
 
 _CJK_WORD = re.compile(r"^[\u3040-\u30ff\u4e00-\u9fff]+$")
@@ -46,11 +47,6 @@ _CJK_WORD = re.compile(r"^[\u3040-\u30ff\u4e00-\u9fff]+$")
 
 def _normalize(text: str) -> str:
     return fold_case(text).strip()
-
-
-def _bare(text: str) -> str:
-    """Normalised text without spaces and punctuation: "RDP の番号？" equals "RDPの番号"."""
-    return re.sub(r"[\s\W_]+", "", _normalize(text))
 
 
 def has_no_content(query: str) -> bool:
@@ -78,7 +74,9 @@ def duplicate_pairs(queries: dict[str, str]) -> list[tuple[str, str, float]]:
     qids = list(queries)
     if len(qids) < 2:
         return []
-    vectorizer = TfidfVectorizer(analyzer="char", ngram_range=DUPLICATE_NGRAMS, preprocessor=_bare)
+    vectorizer = TfidfVectorizer(
+        analyzer="char", ngram_range=DUPLICATE_NGRAMS, preprocessor=alphanumeric
+    )
     try:
         matrix = sparse.csr_matrix(vectorizer.fit_transform([queries[q] for q in qids]))
     except ValueError:  # every query shorter than two characters
@@ -86,7 +84,7 @@ def duplicate_pairs(queries: dict[str, str]) -> list[tuple[str, str, float]]:
     similarity = sparse.triu(matrix @ matrix.T, k=1).tocoo()
     pairs = []
     for i, j, value in zip(similarity.row, similarity.col, similarity.data, strict=True):
-        if value >= DUPLICATE_COSINE - 1e-9 and article_of(qids[i]) != article_of(qids[j]):
+        if value >= DUPLICATE_COSINE - TIE_TOLERANCE and article_of(qids[i]) != article_of(qids[j]):
             pairs.append((qids[i], qids[j], float(min(value, 1.0))))
     return pairs
 
@@ -109,8 +107,9 @@ def section_similarities(reference: str, index: HeadingIndex) -> list[float]:
     return sorted(best.values(), reverse=True)
 
 
-def check_build(build: Build, run: Run, *, low_confidence: float = LOW_CONFIDENCE) -> list[Suspect]:
-    """Suspect queries of ``build``, most suspicious first (ties by qid)."""
+def check_build(build: Build, run: Run, options: AuditOptions) -> list[Suspect]:
+    """Suspect queries of ``build``, most suspicious first (ties by qid); ``low-confidence`` is
+    below ``options.low_confidence``, the audit's."""
     doc_article = {r.id: r.article_id or article_of(r.id) for r in build.corpus}
     sections: dict[str, list[tuple[str, str]]] = {}
     for record in build.corpus:
@@ -133,7 +132,7 @@ def check_build(build: Build, run: Run, *, low_confidence: float = LOW_CONFIDENC
         query = build.by_qid.get(qid)
         if query is None:
             continue
-        if query.confidence < low_confidence:
+        if query.confidence < options.low_confidence:
             signals[qid].append(
                 Signal(
                     kind="low-confidence",

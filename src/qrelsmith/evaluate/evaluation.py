@@ -66,7 +66,6 @@ def evaluate_runs(
     *,
     doc_ids: set[str] | None = None,
     keep_per_query: bool = False,
-    settings: dict[str, object] | None = None,
 ) -> EvalReport:
     """Score every run on every query of the qrels; compare each later run with the first."""
     qids = list(qrels)
@@ -132,7 +131,8 @@ def evaluate_runs(
             "seed": options.seed,
             "bootstrap_samples": options.bootstrap_samples,
             "permutation_rounds": options.permutation_rounds,
-            **(settings or {}),
+            "rel": options.rel,
+            "gains": options.gains,
         },
         summaries=summaries,
         comparisons=comparisons,
