@@ -143,7 +143,7 @@ def test_a_redone_export_replaces_the_previous_one_whole(reviewed: Path, tmp_pat
         "qrels/test.parquet",
         "queries/test.parquet",
     ]
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".hf.")] == [".hf.lock"]
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".hf.")] == []  # no lock left
 
 
 def test_out_that_is_a_file_or_the_build_is_a_usage_error(

@@ -89,7 +89,7 @@ def test_an_interrupt_before_the_swap_leaves_the_whole_last_build(
     monkeypatch.setattr(qrelsmith.audit, "write_default_sample", interrupted)
     assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 130
     assert snapshot(out) == before
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == [".out.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == []
 
 
 def test_a_failed_swap_puts_the_last_build_back(
@@ -121,7 +121,7 @@ def test_a_build_is_swapped_in_whole_and_keeps_the_users_files(tmp_path: Path) -
     after = snapshot(out)
     assert after["my-notes.txt"] == b"kept" and (out / "my-notes.txt").stat().st_ino == inode
     assert b"c.html#q0" in after["golden.jsonl"] and b"c.html#q0" in after["audit/sample.json"]
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == [".out.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == []
 
 
 def test_a_second_build_into_the_same_folder_fails_at_once(
@@ -146,7 +146,7 @@ def test_leftovers_of_a_killed_build_are_cleared_and_a_lost_build_restored(tmp_p
     assert main(["validate", str(tmp_path / ".out.old-dead")]) == 0
     assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 0
     assert (out / "my-notes.txt").read_text() == "kept"
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == [".out.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == []
 
 
 def test_a_reviewers_verdicts_survive_any_rebuild(

@@ -249,7 +249,12 @@ class StagedFolder:
 
     def _unlock(self) -> None:
         if self._lock is not None:
-            self._lock.close()  # closing the file releases the lock; the file stays
+            # The lock file goes while it is still held (no writer leaves a .<out>.lock
+            # behind); a writer that opened it meanwhile sees it gone once it holds the lock,
+            # and takes a new one (``_exclusive_lock``).
+            with contextlib.suppress(OSError):
+                os.unlink(self._lock.name)
+            self._lock.close()  # closing the file releases the lock
             self._lock = None
 
     def carry(self, name: str) -> None:
@@ -290,18 +295,25 @@ def _exclusive_lock(path: Path, shown: Path) -> IO[bytes] | None:
         import fcntl
     except ImportError:  # Windows: no advisory locks of this kind, builds are not guarded
         return None
-    handle = open(path, "a+b")  # noqa: SIM115 - held until the writer is done
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        handle.close()
-        raise DataError(
-            f"another build is writing into {shown} (it holds {path}); wait for it to end"
-        ) from None
-    except BaseException:
-        handle.close()
-        raise
-    return handle
+    while True:
+        handle = open(path, "a+b")  # noqa: SIM115 - held until the writer is done
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            raise DataError(
+                f"another build is writing into {shown} (it holds {path}); wait for it to end"
+            ) from None
+        except BaseException:
+            handle.close()
+            raise
+        try:
+            held = os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:  # the writer before us removed it as it finished
+            held = False
+        if held:
+            return handle
+        handle.close()  # a lock on a removed file guards nothing: take one on the new file
 
 
 def _link_or_copy(source: str, destination: str) -> str:

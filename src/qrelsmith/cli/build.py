@@ -32,8 +32,9 @@ EXAMPLES = """examples:
   qrelsmith build crawl.warc.gz --out golden --workers 4
   qrelsmith build pages.jsonl --out golden -q      # one {"url": ..., "html": ...} a line
 
-inputs: folders of .html/.htm pages (a folder with none: its .md/.markdown files, rendered
-as a site generator would), single HTML or Markdown files, WARC files (.warc, .warc.gz: the
+inputs: folders of pages, read as HTML (.html/.htm) or as Markdown (.md/.markdown, rendered
+as a site generator would), whichever kind the folder holds more of (HTML on a tie; the other
+kind is passed over, counted in report.json "passed_over"), single HTML or Markdown files, WARC files (.warc, .warc.gz: the
 HTML responses, with their URLs as origin) and JSON lines (.jsonl, .jsonl.gz). A progress line
 is shown on stderr when it is a terminal.
 
