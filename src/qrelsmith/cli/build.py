@@ -34,8 +34,9 @@ EXAMPLES = """examples:
 
 inputs: folders of pages, read as HTML (.html/.htm) or as Markdown (.md/.markdown, rendered
 as a site generator would), whichever kind the folder holds more of (HTML on a tie; the other
-kind is passed over, counted in report.json "passed_over"), single HTML or Markdown files, WARC files (.warc, .warc.gz: the
-HTML responses, with their URLs as origin) and JSON lines (.jsonl, .jsonl.gz). A progress line
+kind is passed over, counted in report.json "passed_over"), single HTML or Markdown files,
+WARC files (.warc, .warc.gz: the HTML responses, with their URLs as origin) and JSON lines
+(.jsonl, .jsonl.gz). A progress line
 is shown on stderr when it is a terminal.
 
 exit codes: 0 every page built; 3 outputs written, some pages skipped (report.json
