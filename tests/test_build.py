@@ -399,3 +399,38 @@ def test_audit_sample_and_export_refuse_a_set_without_queries(
     assert main([*hf, "--language", "en", "--format", "jsonl"]) == 1
     assert capsys.readouterr().err == f"error: {out / 'golden.jsonl'}: no queries to export\n"
     assert not (tmp_path / "hf").exists()
+
+
+def test_ascii_ids_are_percent_encoded_and_reversible(tmp_path: Path) -> None:
+    from urllib.parse import unquote
+
+    site = tmp_path / "サイト"
+    (site / "ja").mkdir(parents=True)
+    table = (
+        "<table><tr><th>知りたいこと</th><th>答え</th><th>詳しい節</th></tr>"
+        "<tr><td>ポートは</td><td>3389</td><td>ポート番号</td></tr>"
+        "<tr><td>変え方</td><td>レジストリ</td><td>ポートの変更</td></tr></table>"
+    )
+    page = f"<article><h1>RDP</h1>{table}<h2>ポート番号</h2><p>3389</p><h2>ポートの変更</h2><p>x</p></article>"
+    (site / "ja" / "設定 50%.html").write_text(page, encoding="utf-8")
+    plain, ascii_ = tmp_path / "plain", tmp_path / "ascii"
+    assert main(["build", str(site), "--out", str(plain), "-q"]) == 0
+    assert main(["build", str(site), "--out", str(ascii_), "-q", "--ascii-ids"]) == 0
+    for name in ("qrels.trec", "beir/qrels/test.tsv"):
+        encoded = (ascii_ / name).read_bytes()
+        encoded.decode("ascii")  # ranx and ir_measures read it under LC_ALL=C
+        back = "\n".join(
+            "\t".join(unquote(field) for field in line.split("\t")) if "\t" in line
+            else " ".join(unquote(field) for field in line.split(" "))
+            for line in encoded.decode("ascii").split("\n")
+        )  # fmt: skip
+        assert back == (plain / name).read_text(encoding="utf-8")
+    ids = [line.split("\t")[0] for line in (ascii_ / "queries.tsv").read_text("utf-8").splitlines()]
+    # "設定 50%.html": the id is ja/設定%2050%25.html (safe_id), then its %s are escaped too
+    stem = "ja/%E8%A8%AD%E5%AE%9A%252050%2525.html"
+    assert ids == [f"{stem}#q0", f"{stem}#q1"]
+    assert main(["audit", "sample", str(ascii_), "--size", "2"]) == 0  # the id grammar holds
+    # export --ascii-ids turns a plain build's ids into the same ones
+    out = tmp_path / "irds"
+    assert main(["export", "ir_datasets", str(plain), "--out", str(out), "--ascii-ids"]) == 0
+    assert (out / "qrels.trec").read_bytes() == (ascii_ / "qrels.trec").read_bytes()

@@ -86,6 +86,11 @@ class BuildOptions(_Options):
     encoding: str | None = Field(
         default=None, description="force this encoding instead of detecting it"
     )
+    ascii_ids: bool = Field(
+        default=False,
+        description="ids in printable ASCII: other characters and '%' percent-encoded (UTF-8), "
+        "for tools that read files in the locale's encoding",
+    )
     page_timeout: float = Field(
         default=patterns.PAGE_TIMEOUT,
         ge=0,

@@ -16,6 +16,7 @@ from .config import Config
 from .export import render_article
 from .failures import BAD_INPUT, bad_input_reason, internal_error, skipped
 from .ingest import Page
+from .layout import ascii_id
 from .markdown import page_from_markdown
 from .models import CorpusRecord, GoldenQuery, InternalError, Rejected, Skipped, TableMiss
 from .timeout import deadline
@@ -74,6 +75,8 @@ def process_page(page: Page, config: Config) -> PageResult:
     """Run the core on one page; any failure becomes a ``skipped`` or ``internal`` entry,
     never an exception."""
     page = page.loaded()
+    if config.build.ascii_ids:
+        page = replace(page, article_id=ascii_id(page.article_id))
     result = _empty_result(page)
     if page.error:
         result.skipped = skipped(result.path, page.error)

@@ -67,6 +67,13 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help=f"worker processes (default: all cores, here {default_workers()}); 1 runs in-process",
     )
+    parser.add_argument(
+        "--ascii-ids",
+        action="store_true",
+        default=None,
+        help="ids in printable ASCII: non-ASCII characters and '%%' percent-encoded (UTF-8; "
+        "urllib.parse.unquote reverses it), for ranx / ir_measures outside a UTF-8 locale",
+    )
     add_quiet(parser, "no progress line, nothing printed on success")
     parser.set_defaults(func=run)
 
@@ -144,6 +151,10 @@ def _holds_pages(folder: Path) -> bool:
 def run(args: argparse.Namespace) -> int:
     """Build, swap the outputs in whole, print the summary; see EXAMPLES for exit codes."""
     config = config_of(args)
+    if args.ascii_ids:
+        config = config.model_copy(
+            update={"build": config.build.model_copy(update={"ascii_ids": True})}
+        )
     paths = check_paths(args.paths)
     out = Path(args.out)
     if out.exists() and not out.is_dir():

@@ -15,7 +15,7 @@ from ..audit.apply import read_review, versions
 from ..buildfolder import load_build, read_document
 from ..errors import UsageError
 from ..export import EXPORT_KINDS, export
-from ..export.records import ExportKind, ExportSource, golden_set
+from ..export.records import ExportKind, ExportSource, golden_set, with_ascii_ids
 from ..layout import REPORT, VERSIONS_FOLDER
 from ..models import Report, ReviewSummary
 from .options import FORMATTER, say
@@ -47,6 +47,12 @@ def _add_kind(kinds: Any, name: str, kind: ExportKind) -> None:
     )
     parser.add_argument("dir", type=Path, metavar="DIR", help="a build folder or versions/vN")
     parser.add_argument("--out", "-o", required=True, type=Path, metavar="OUT", help="folder")
+    parser.add_argument(
+        "--ascii-ids",
+        action="store_true",
+        help="ids in printable ASCII: non-ASCII characters and '%%' percent-encoded (UTF-8; "
+        "urllib.parse.unquote reverses it), for tools that read files in the locale's encoding",
+    )
     for option in kind.options:
         extra: dict[str, Any] = {"required": option.required, "help": option.help}
         if option.repeat:
@@ -97,8 +103,9 @@ def run(args: argparse.Namespace) -> int:
     root = folder.parent.parent if version else folder
     report_path = root / REPORT
     report = read_document(report_path, Report, "a build report") if report_path.is_file() else None
+    records = golden_set(build.corpus, build.queries)
     source = ExportSource(
-        records=golden_set(build.corpus, build.queries),
+        records=with_ascii_ids(records) if args.ascii_ids else records,
         folder=folder,
         root=root,
         version=version,

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..labels import qrels_rows, sections_by_article
+from ..layout import ascii_id
 from ..models import CorpusRecord, GoldenQuery, Report, ReviewSummary
 
 
@@ -116,3 +117,23 @@ class ExportKind:
     entries: frozenset[str]
     options: tuple[KindOption, ...] = ()
     epilog: str = ""
+
+
+def with_ascii_ids(records: GoldenSet) -> GoldenSet:
+    """The same set with every id in printable ASCII (``layout.ascii_id``): sections,
+    articles, queries and the judgements' ids; texts and paths unchanged."""
+    corpus = [
+        r.model_copy(update={"id": ascii_id(r.id), "article_id": ascii_id(r.article_id)})
+        for r in records.corpus
+    ]
+    queries = [
+        q.model_copy(
+            update={
+                "qid": ascii_id(q.qid),
+                "relevant": {ascii_id(i): grade for i, grade in q.relevant.items()},
+            }
+        )
+        for q in records.queries
+    ]
+    rows = [(ascii_id(q), ascii_id(d), grade) for q, d, grade in records.rows]
+    return GoldenSet(corpus, queries, rows)
