@@ -109,6 +109,20 @@ def test_review_loop_in_chromium(browser, tmp_path: Path, capsys) -> None:
     assert page.evaluate("document.querySelectorAll('script').length") == 2
     assert page.evaluate("document.querySelectorAll('img').length") == 0
 
+    # The answer's span is one <mark> in the section's text, its text the golden span.
+    built = {
+        record["qid"]: record
+        for record in map(json.loads, (build / "golden.jsonl").read_text().splitlines())
+    }
+    sampled = [
+        row["qid"] for row in json.loads((build / "audit" / "sample.json").read_text())["rows"]
+    ]
+    spanned = next(qid for qid in sampled if "evidence" in built[qid])
+    go_to(page, spanned, total)
+    assert page.locator("#text mark").count() == 1
+    assert page.text_content("#text mark") == built[spanned]["evidence"]["text"]
+    go_to(page, "en/xss.html#q0", total)
+
     screenshot = tmp_path / "review.png"
     page.screenshot(path=str(screenshot))
     if os.environ.get("QRELSMITH_SCREENSHOT"):

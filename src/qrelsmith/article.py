@@ -7,6 +7,7 @@ The pure core of a build: no files, no clock, no global state. ``parse_article``
 from __future__ import annotations
 
 from .config import BuildOptions, build_options
+from .evidence import with_evidence
 from .labels import named, same_article_count
 from .layout import query_id, section_id
 from .matching import HeadingIndex, Target
@@ -103,6 +104,10 @@ def article_queries(
     rejected: list[Rejected] = []
     rows = article.table.rows
     matches = index.match_rows([(row.reference, row.reference_anchors) for row in rows], options)
+    if options.semantic:  # off by default: the encoder is imported only here
+        from .semantic import resolve
+
+        matches = resolve([row.reference for row in rows], matches, article)
     for row, match in zip(rows, matches, strict=True):
         if len(row.query) > MAX_QUERY_CHARS:  # not a question a person types
             rejected.append(
@@ -142,4 +147,4 @@ def article_queries(
                 flags=match.flags,
             )
         )
-    return queries, rejected
+    return with_evidence(queries, article), rejected

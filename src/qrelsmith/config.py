@@ -83,6 +83,12 @@ class BuildOptions(_Options):
         patterns.AMBIGUITY_MARGIN,
         "two sections whose similarity differs by less than this are a near-tie",
     )
+    semantic: bool = Field(
+        default=False,
+        description="match the rows the lexical rules leave unmatched or ambiguous with a "
+        "multilingual sentence encoder (needs the [semantic] extra; rule 'semantic', "
+        "confidence at most 0.6)",
+    )
     encoding: str | None = Field(
         default=None, description="force this encoding instead of detecting it"
     )

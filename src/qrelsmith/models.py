@@ -11,14 +11,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-MatchRule = Literal["anchor", "exact", "contains", "fuzzy", "order"]
+MatchRule = Literal["anchor", "exact", "contains", "fuzzy", "order", "semantic"]
 #: unmatched: no heading is close enough; ambiguous: two sections tie; empty: no reference or
 #: query text; vague: link text that names no section ("here", こちら); out-of-order: a fuzzy
 #: match the table's order contradicts; too_long: a query no person types.
 RejectReason = Literal["unmatched", "ambiguous", "empty", "vague", "out-of-order", "too_long"]
 
 #: Strongest rule first; a query whose reference has several parts reports its weakest rule.
-RULE_ORDER: tuple[MatchRule, ...] = ("anchor", "exact", "contains", "fuzzy", "order")
+RULE_ORDER: tuple[MatchRule, ...] = ("anchor", "exact", "contains", "fuzzy", "order", "semantic")
+#: Rules of an option that is off by default: counted in report.json only when they decided.
+OPTIONAL_RULES: frozenset[MatchRule] = frozenset({"semantic"})
 
 
 class Record(BaseModel):
@@ -150,7 +152,7 @@ class Match(Record):
         ge=0,
         le=1,
         description="0-1 on one scale for every rule: anchor 1, exact 0.97-0.99, containment "
-        "0.8-0.95, similarity and order below 0.8",
+        "0.8-0.95, similarity and order below 0.8, semantic at most 0.6",
     )
     reason: RejectReason | None = Field(
         default=None, description="set when section_ids is empty: why no section was given"
@@ -189,6 +191,25 @@ class Origin(Record):
     url: str | None = None
 
 
+class Evidence(Record):
+    """Where a query's answer cell is written in the article: a span of one section's text."""
+
+    section: str = Field(
+        description="the section id whose corpus.jsonl text holds the span (normally a labelled "
+        "section; another one of the article when the labelled ones do not hold the answer)"
+    )
+    start: int = Field(ge=0, description="character offset of the span in that section's text")
+    end: int = Field(ge=0, description="end offset (exclusive): text[start:end] is the span")
+    text: str = Field(description="the span itself, exactly text[start:end]")
+    score: float = Field(
+        ge=0,
+        le=1,
+        description="1 when the whole answer is in the span (NFKC, case and white space "
+        "folded); else the weighted share of the answer's comparison units (words, CJK "
+        "bigrams) found in the span (evidence.py)",
+    )
+
+
 def _source_always_written(schema: dict[str, Any]) -> None:
     """golden.jsonl's schema: ``source`` is in every line (its default only lets it be made)."""
     schema["properties"]["source"].pop("default", None)
@@ -223,8 +244,14 @@ class GoldenQuery(Record):
     origin: Origin
     flags: list[str] = Field(
         default_factory=list,
-        description="match marks (partial-reference, duplicate-heading) and review marks "
+        description="match marks (partial-reference, duplicate-heading), answer-elsewhere (a "
+        "checkable answer found in another section only) and review marks "
         "('corrected', 'unsure', 'disputed-correction' after an audit)",
+    )
+    evidence: Evidence | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="where the answer is written; absent when no section holds it",
     )
 
     @model_validator(mode="before")
@@ -389,7 +416,9 @@ class BuildResult(Record):
 
 # --------------------------------------------------------------------------- evaluation
 
-SignalKind = Literal["other-article", "no-content", "duplicate", "low-confidence", "near-tie"]
+SignalKind = Literal[
+    "other-article", "no-content", "duplicate", "low-confidence", "near-tie", "answer-elsewhere"
+]
 
 
 class Interval(Record):

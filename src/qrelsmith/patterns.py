@@ -397,6 +397,21 @@ MATCH_CONFIDENCE: dict[str, float] = {
     "order_max": 0.7,
 }
 
+#: The optional semantic fallback (semantic.py, ``[build] semantic``): rows left with these
+#: reasons are tried; vague link text and fragments name nothing, out-of-order rows were
+#: contradicted by the table.
+SEMANTIC_REASONS: frozenset[str] = frozenset({"unmatched", "ambiguous"})
+#: ... a reference takes the section whose best heading has at least this cosine ...
+SEMANTIC_THRESHOLD = 0.5
+#: ... and is ahead of every other section by this much. Tuned on the dev set's 130 rows the
+#: lexical rules leave (benchmarks/bench_semantic.py --sweep): at cosine >= 0.5 a margin of
+#: 0.1 decides 34 rows, 31 right; 0.15 decides 30, 29 right; 0.2 decides 23, 22 right. Chosen
+#: on the set it is measured on, so expect less elsewhere: the README says so.
+SEMANTIC_MARGIN = 0.15
+#: ... with the confidence this x its cosine: at most 0.6, below order (0.7) and the audit's
+#: LOW_CONFIDENCE, so the audit over-samples every semantic label.
+SEMANTIC_CONFIDENCE = 0.6
+
 #: Light stemming of Latin words (text.stem): a word is compared by its first letters, so
 #: "filtros de acciones" meets "Filtros de acción" and "registrar" meets "registro".
 STEM_PREFIX = 5
@@ -484,6 +499,10 @@ PLANNING_PRECISION = 0.95
 #: short enough for a spreadsheet row. The HTML page shows the whole text.
 OPENING_CHARS = 400
 
+#: Characters shown on each side of the answer's span in audit.csv's ``evidence`` cell: about a
+#: sentence, enough to see that the span says what the answer says.
+EVIDENCE_CONTEXT_CHARS = 80
+
 #: The most characters a cell of Excel holds (LibreOffice reads more, but Excel cuts the cell
 #: or refuses the file): longer cells of audit.csv are cut and end with a marker saying so.
 EXCEL_CELL_CHARS = 32_767
@@ -557,6 +576,7 @@ CHECK_WEIGHTS: dict[str, float] = {
     "duplicate": 2.0,
     "low-confidence": 1.0,
     "near-tie": 1.5,
+    "answer-elsewhere": 2.0,
 }
 
 #: Words that point at something outside the query or offer a choice: they carry no topic.
@@ -608,6 +628,64 @@ DUPLICATE_NGRAMS: tuple[int, int] = (2, 3)
 #: matcher's own measure). The build rejects ties under AMBIGUITY_MARGIN (0.08); twice that
 #: still deserves a look.
 NEAR_TIE_MARGIN = 2 * AMBIGUITY_MARGIN
+
+# --------------------------------------------------------------------------- evidence
+
+#: A checkable answer (evidence.py): a short answer cell (at most CHECKABLE_MAX_UNITS
+#: comparison units, ``text.units``) with a checkable value in it: a word (``text.runs``) with
+#: a digit: a number, a port, a version, a status or error code ("3389", "404", "v4tov6",
+#: "0x80070005"). Authors copy such values between the table and the body without rewording
+#: them, so a section that lacks every one of them does not hold the answer. Prose words are
+#: reworded (the sample's answers are summaries), and so are long answers. Tried and dropped:
+#: acronyms ("API", "CA", "MX": on the sample written all over their articles, three of the
+#: four marks they gave were on right labels), identifiers ("get_Window", "IAsyncXxx": on the
+#: dev set's table cells, benchmarks/bench_evidence.py, all 7 marks they gave were on right
+#: labels, an API page's member list holding every name) and answers up to 32 characters (a
+#: Japanese sentence about "4xx" and "5xx" was marked, on a right label).
+CHECKABLE_VALUE = re.compile(r"\d")
+#: ... of at least this many characters: a lone "7" or "x" is found in any section.
+CHECKABLE_MIN_CHARS = 2
+#: ... in an answer of at most this many units: "TCP 3389 と UDP 3389" (5), "22/tcp by default"
+#: (3), "204 No Content" (3) are values; "秘密鍵は 600、.ssh ディレクトリは 700" (12) is a
+#: sentence about them.
+CHECKABLE_MAX_UNITS = 8
+
+#: A label whose checkable answer is held by another section of the article but by none of its
+#: own sections keeps at most this confidence: the order rule's ceiling, below the audit's
+#: LOW_CONFIDENCE, so the audit over-samples it and ``check`` flags it. (Its values were copied
+#: into some section, and the labelled one is not it: as doubtful as a guess from the table's
+#: order.)
+ANSWER_ELSEWHERE_CONFIDENCE = MATCH_CONFIDENCE["order_max"]
+
+#: Where a sentence of a section's text ends, for the evidence window: after a full stop of
+#: CJK text, a question or exclamation mark, or a Latin stop, colon or semicolon followed by a
+#: space (so "v1.2", "example.com" and "12:30" stay whole).
+SENTENCE_END = re.compile(r"[。．！？!?]+|[.;:](?=\s)")
+
+#: The evidence window: up to this many consecutive sentences ...
+EVIDENCE_MAX_SENTENCES = 3
+#: ... each one past the first kept only when it adds this much to the score: an answer cell
+#: often sums up two sentences, seldom a paragraph.
+EVIDENCE_EXTRA_SENTENCE = 0.1
+#: The least score (weighted share of the answer's comparison units found in the window) of a
+#: window recorded as evidence. Chosen on the sample build: of the answers the labelled section
+#: does not hold whole, those whose best window there scores 0.5 or more get a sentence that
+#: states the answer's point; of the 14 below, as many windows only share a word or two with the
+#: answer ("chmod 640 app.conf" for "chmod +x deploy.sh") as say it. A reviewer must be able to
+#: trust a highlighted span more than they need one on every row.
+EVIDENCE_MIN_SCORE = 0.5
+#: ... and holding at least this weight of the answer's units (or all of a lighter answer): one
+#: shared word is chance ("not found" met "GET should not change state" in the audit fixture).
+#: An answer lighter than this with no checkable value gets no span at all: the dev set's
+#: answers are settings tables' "true" and "false", found in whatever section says it.
+EVIDENCE_MIN_WEIGHT = 2.0
+#: A word specific enough to be evidence on its own (``text.runs``, as written): a digit, an
+#: underscore or an inner capital ("8080", "NODE_OPTIONS", "get_Window"); an answer of one
+#: plain word ("true") is not looked for.
+SPECIFIC_WORD = re.compile(r"\d|[a-z][A-Z]|_")
+#: Units that carry little meaning (``text.is_light_unit``: bigrams with hiragana, generic
+#: words) count this much in the score; a content unit counts 1.
+EVIDENCE_LIGHT_WEIGHT = 0.25
 
 # --------------------------------------------------------------------------- align
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .config import Config
 from .models import (
+    OPTIONAL_RULES,
     RULE_ORDER,
     Counts,
     InternalError,
@@ -154,7 +155,11 @@ class ReportBuilder:
             skipped=len(skipped),
             internal_errors=len(self.internal),
             replaced_characters=sum(r.characters for r in self.replaced),
-            by_match={rule: self.by_match.get(rule, 0) for rule in RULE_ORDER},
+            by_match={
+                rule: self.by_match.get(rule, 0)
+                for rule in RULE_ORDER
+                if rule not in OPTIONAL_RULES or self.by_match.get(rule)
+            },
         )
         lengths = self.section_chars
         return Report(

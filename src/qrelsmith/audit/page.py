@@ -3,8 +3,9 @@
 The page's HTML, CSS and JavaScript are package files inlined into one document; the rows go in
 a ``<script type="application/json">`` block with ``<``, ``>``, ``&`` and U+2028/9 escaped, so
 crawled text can neither close the block nor run. The script renders it with ``textContent``
-only, and a Content-Security-Policy allows just the page's own script and style (by hash), so a
-script that slipped through would still not run.
+only (the answer's span is a ``<mark>`` element whose text is set so, cut from the section's
+text by offsets), and a Content-Security-Policy allows just the page's own script and style (by
+hash), so a script that slipped through would still not run.
 """
 
 from __future__ import annotations
@@ -63,8 +64,15 @@ def page_data(
                 {"id": r.id, "n": section_number(r.id), "heading": r.heading, "text": r.text}
                 for r in build.sections_of(qid)
             ]
-        matched = list(build.by_qid[qid].relevant)
-        page_rows.append({"cells": row, "article": article, "matched": matched})
+        query = build.by_qid[qid]
+        matched = list(query.relevant)
+        evidence = query.evidence
+        span = (
+            {"section": evidence.section, "start": evidence.start, "end": evidence.end}
+            if evidence is not None
+            else None
+        )
+        page_rows.append({"cells": row, "article": article, "matched": matched, "evidence": span})
     return {
         "sample_id": sample.sample_id,
         "columns": list(COLUMNS),

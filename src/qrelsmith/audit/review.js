@@ -33,16 +33,44 @@
   function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } }
   function sectionsOf(row) { return data.articles[row.article] || []; }
 
+  // The section's text as a paragraph; the answer's span (offsets into the text) in a <mark>.
+  function sectionText(row, s) {
+    var span = row.evidence;
+    if (!span || span.section !== s.id || !(span.start < span.end && span.end <= s.text.length)) {
+      return el("p", s.text);
+    }
+    var p = el("p");
+    p.appendChild(document.createTextNode(s.text.slice(0, span.start)));
+    var mark = el("mark", s.text.slice(span.start, span.end));
+    mark.title = "the answer, as written in this section";
+    p.appendChild(mark);
+    p.appendChild(document.createTextNode(s.text.slice(span.end)));
+    return p;
+  }
+
   function showText(row, ids) {
     var box = $("text");
     clear(box);
     var shown = sectionsOf(row).filter(function (s) { return ids.indexOf(s.id) >= 0; });
     $("text-heading").textContent = shown.length ? "Section text" : "No section selected";
     shown.forEach(function (s) {
-      box.appendChild(el("h4", "#" + s.n + " " + s.heading));
-      box.appendChild(el("p", s.text));
+      var heading = el("h4", "#" + s.n + " " + s.heading);
+      if (row.evidence && row.evidence.section === s.id && row.matched.indexOf(s.id) < 0) {
+        heading.appendChild(el("span", "answer found here, not in the label", "elsewhere"));
+      }
+      box.appendChild(heading);
+      box.appendChild(sectionText(row, s));
     });
-    box.scrollTop = 0;
+    // #reader (position: sticky) is the mark's offsetParent: scroll it to the span.
+    var mark = box.querySelector("mark");
+    $("reader").scrollTop = mark ? Math.max(0, mark.offsetTop - 80) : 0;
+  }
+
+  // The labelled sections, and the one holding the answer when it is another.
+  function initialSections(row) {
+    var ids = row.matched.slice();
+    if (row.evidence && ids.indexOf(row.evidence.section) < 0) { ids.push(row.evidence.section); }
+    return ids;
   }
 
   function renderStatus() {
@@ -118,7 +146,7 @@
     });
     $("note").value = entry(row).note;
     renderStatus();
-    showText(row, row.matched);
+    showText(row, initialSections(row));
   }
 
   function toggleSection(row, id, on) {

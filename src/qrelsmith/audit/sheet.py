@@ -19,7 +19,7 @@ from ..errors import DataError, UsageError
 from ..files import atomic_open
 from ..layout import article_of, section_number
 from ..models import AuditSample, CorpusRecord, GoldenQuery
-from ..patterns import EXCEL_CELL_CHARS, OPENING_CHARS
+from ..patterns import EVIDENCE_CONTEXT_CHARS, EXCEL_CELL_CHARS, OPENING_CHARS
 
 #: The reviewer's choices: the label is right; wrong (replace it); partly right (e.g. one of two
 #: sections missing: replace it); the reviewer cannot tell (keep it, flag it).
@@ -47,10 +47,14 @@ COLUMNS: tuple[str, ...] = (
     "match",
     "confidence",
     "section_text",
+    "evidence",
     "other_headings",
     "path",
     *REVIEWER_COLUMNS,
 )
+
+#: Around the answer's span in the ``evidence`` cell (brackets that prose and code rarely use).
+SPAN_OPEN, SPAN_CLOSE = "⟦", "⟧"
 
 #: How a list of section ids is joined in one cell; readers also accept a line break.
 ID_SEPARATOR = " | "
@@ -87,6 +91,25 @@ def opening(text: str, limit: int = OPENING_CHARS) -> str:
     return text if len(text) <= limit else text[:limit].rstrip() + "…"
 
 
+def evidence_cell(build: Build, query: GoldenQuery, context: int = EVIDENCE_CONTEXT_CHARS) -> str:
+    """``#n heading: …before ⟦span⟧ after…``: where the answer is written, in its section's
+    text; empty without a span."""
+    evidence = query.evidence
+    record = build.sections.get(evidence.section) if evidence is not None else None
+    if evidence is None or record is None:
+        return ""
+    text = record.text
+    before = text[max(evidence.start - context, 0) : evidence.start]
+    after = text[evidence.end : evidence.end + context]
+    lead = "…" if evidence.start > context else ""
+    tail = "…" if evidence.end + context < len(text) else ""
+    span = text[evidence.start : evidence.end]
+    return (
+        f"{heading_line(record)}: {lead}{before}{SPAN_OPEN}{span}{SPAN_CLOSE}{after}{tail}"
+        f" (score {evidence.score:g})"
+    )
+
+
 def review_row(build: Build, query: GoldenQuery, stratum: str, weight: float) -> dict[str, str]:
     """The sheet's cells for one query (reviewer columns empty)."""
     matched = [build.sections[sid] for sid in query.relevant if sid in build.sections]
@@ -105,6 +128,7 @@ def review_row(build: Build, query: GoldenQuery, stratum: str, weight: float) ->
         "section_text": "\n\n".join(
             f"{heading_line(record)}: {opening(record.text)}" for record in matched
         ),
+        "evidence": evidence_cell(build, query),
         "other_headings": "\n".join(heading_line(record) for record in others),
         "path": query.origin.path or article_of(query.qid),
         "verdict": "",

@@ -18,7 +18,16 @@ from ..models import AuditSample, Report
 from ..parallel import default_workers
 from ..progress import Progress
 from ..report import tables_summary
-from .options import FORMATTER, add_config, add_quiet, config_of, positive, say, warn
+from .options import (
+    FORMATTER,
+    add_config,
+    add_quiet,
+    config_of,
+    override,
+    positive,
+    say,
+    warn,
+)
 
 #: Exit code of a build that wrote its outputs but skipped pages (listed in report.json).
 EXIT_SKIPPED = 3
@@ -69,10 +78,19 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--ascii-ids",
-        action="store_true",
+        action="store_const",
+        const=True,
         default=None,
         help="ids in printable ASCII: non-ASCII characters and '%%' percent-encoded (UTF-8; "
         "urllib.parse.unquote reverses it), for ranx / ir_measures outside a UTF-8 locale",
+    )
+    parser.add_argument(
+        "--semantic",
+        action="store_const",
+        const=True,
+        default=None,
+        help="also match the rows the lexical rules leave unmatched or ambiguous with a "
+        "multilingual sentence encoder (the [semantic] extra; [build] semantic = true)",
     )
     add_quiet(parser, "no progress line, nothing printed on success")
     parser.set_defaults(func=run)
@@ -151,10 +169,13 @@ def _holds_pages(folder: Path) -> bool:
 def run(args: argparse.Namespace) -> int:
     """Build, swap the outputs in whole, print the summary; see EXAMPLES for exit codes."""
     config = config_of(args)
-    if args.ascii_ids:
-        config = config.model_copy(
-            update={"build": config.build.model_copy(update={"ascii_ids": True})}
-        )
+    config = config.model_copy(
+        update={"build": override(config.build, args, ("semantic", "ascii_ids"))}
+    )
+    if config.build.semantic:
+        from ..semantic import encoder
+
+        encoder()  # a missing extra is a usage error before anything is read or written
     paths = check_paths(args.paths)
     out = Path(args.out)
     if out.exists() and not out.is_dir():

@@ -311,7 +311,8 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         help="list queries likely mislabelled or unanswerable",
         description="Rank the queries of DIR by suspicion: the top hit is in another article, "
         "no content word out of context, a near-duplicate in another article, a "
-        "label of low confidence or a near-tie of headings. Without --run the BM25 "
+        "label of low confidence, a near-tie of headings, or a checkable answer (a port, a "
+        "code, a version: a number) found in another section only. Without --run the BM25 "
         "baseline is used.",
         epilog="example:\n  qrelsmith check out/ --limit 40\n"
         "  qrelsmith check out/ --run runs/bm25.trec --json > suspects.jsonl",

@@ -16,6 +16,15 @@ also occurs in the section. With that:
   chunk that holds the whole answer section is 2, and a chunk that is mostly another section
   with a corner of the answer section is 1.
 
+A query with an answer span (golden.jsonl ``evidence``) in one of its grade-2 sections is
+graded by the span instead, in that section: the chunks that hold part of the span get grade 2
+(whatever their share), the other chunks that section would make 2 get grade 1; its other
+grade-2 sections keep the rule above. A chunk holds part of the span when one of the section's
+characters inside the span lies in a run of SHINGLE characters (or of the whole chunk, when it
+is shorter) that the chunk also holds, compared in ``evidence.folded_positions`` form. A query
+whose span no chunk holds, or whose span lies outside its grade-2 sections (an audit corrected
+the label, or the answer was found in another section), is graded by the rule above.
+
 Queries whose grade-2 sections no chunk takes over are dropped (no target left) and reported.
 """
 
@@ -28,6 +37,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from ..buildfolder import Build, Qrels
+from ..evidence import folded_positions
 from ..export import write_regraded
 from ..files import write_json
 from ..labels import NAMED, SAME_ARTICLE, named, named_in
@@ -39,6 +49,7 @@ from ..models import (
     AlignThresholds,
     ChunkMapping,
     CorpusRecord,
+    Evidence,
     UnmappedChunk,
 )
 from ..patterns import COVER_SHARE, MAJORITY_SHARE, MIN_ARTICLE_SHARE, SHINGLE
@@ -144,6 +155,41 @@ def chunk_grade(mapping: ChunkMapping, section_grades: dict[str, int]) -> int:
     return max(grades + [SAME_ARTICLE])
 
 
+def span_held(chunk: str, section: tuple[str, list[int]], evidence: Evidence) -> bool:
+    """True when the chunk (in ``folded_positions`` form) holds part of the evidence span of a
+    section (its ``folded_positions``); see the module doc."""
+    folded, where = section
+    inside = [i for i, offset in enumerate(where) if evidence.start <= offset < evidence.end]
+    if not chunk or not inside:
+        return False
+    width = min(SHINGLE, len(chunk))
+    grams = {chunk[i : i + width] for i in range(len(chunk) - width + 1)}
+    first, last = inside[0], inside[-1]
+    for start in range(max(first - width + 1, 0), min(last, len(folded) - width) + 1):
+        if folded[start : start + width] in grams:
+            return True
+    return False
+
+
+def span_grades(
+    mappings: Sequence[ChunkMapping],
+    judged: dict[str, int],
+    evidence: Evidence | None,
+    folded_chunks: dict[str, str],
+    section_text: dict[str, str],
+) -> dict[str, int] | None:
+    """Chunk grades for one query by its answer span, or None when the span does not decide
+    (none, outside the grade-2 sections, or held by no chunk)."""
+    if evidence is None or judged.get(evidence.section) != NAMED:
+        return None
+    section = folded_positions(section_text[evidence.section])
+    holding = {m.id for m in mappings if span_held(folded_chunks.get(m.id, ""), section, evidence)}
+    if not holding:
+        return None
+    rest = {**judged, evidence.section: SAME_ARTICLE}
+    return {m.id: NAMED if m.id in holding else chunk_grade(m, rest) for m in mappings}
+
+
 def _chunk_id(chunk: dict[str, Any]) -> str:
     return clean_id(str(chunk.get("id") or chunk.get("id_") or ""))
 
@@ -161,6 +207,7 @@ def align(build: Build, chunks: Iterable[dict[str, Any]]) -> AlignResult:
             (record.id, f"{record.heading}\n{record.text}")
         )
     mappings: list[ChunkMapping] = []
+    folded_chunks: dict[str, str] = {}
     for chunk in chunks:
         chunk_id = _chunk_id(chunk)
         if not chunk_id:
@@ -170,7 +217,10 @@ def align(build: Build, chunks: Iterable[dict[str, Any]]) -> AlignResult:
         if article is None:
             mappings.append(ChunkMapping(id=chunk_id, reason="url/path matches no article"))
             continue
-        mappings.append(map_chunk(chunk_id, _chunk_text(chunk), article, sections[article]))
+        mapping = map_chunk(chunk_id, _chunk_text(chunk), article, sections[article])
+        mappings.append(mapping)
+        if mapping.reason is None:
+            folded_chunks[chunk_id] = folded_positions(_chunk_text(chunk))[0]
 
     articles = build.article_ids()
     by_article: dict[str, list[ChunkMapping]] = {}
@@ -179,8 +229,17 @@ def align(build: Build, chunks: Iterable[dict[str, Any]]) -> AlignResult:
             by_article.setdefault(mapping.article_id, []).append(mapping)
     qrels: Qrels = {}
     dropped: list[str] = []
+    section_text = {record.id: record.text for record in build.corpus}
     for qid, judged in build.qrels.items():
-        graded = {m.id: chunk_grade(m, judged) for m in by_article.get(articles[qid], [])}
+        article_chunks = by_article.get(articles[qid], [])
+        query = build.by_qid.get(qid)
+        graded = span_grades(
+            article_chunks,
+            judged,
+            query.evidence if query is not None else None,
+            folded_chunks,
+            section_text,
+        ) or {m.id: chunk_grade(m, judged) for m in article_chunks}
         if NAMED in graded.values():
             qrels[qid] = graded
         else:
@@ -250,7 +309,9 @@ def write_aligned(
     unmapped = [m for m in result.mappings if m.reason is not None]
     report = AlignReport(
         rule="grade = highest grade of the sections with share >= MAJORITY_SHARE or "
-        "cover >= COVER_SHARE, else 1; unmapped below MIN_ARTICLE_SHARE",
+        "cover >= COVER_SHARE, else 1; with an answer span in a grade-2 section: 2 for the "
+        "chunks holding the span, 1 for that section's other chunks; unmapped below "
+        "MIN_ARTICLE_SHARE",
         thresholds=AlignThresholds(
             shingle=SHINGLE,
             min_article_share=MIN_ARTICLE_SHARE,

