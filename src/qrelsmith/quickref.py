@@ -410,7 +410,8 @@ def _miss(
     else:
         table, evidence = tables[0], None
         row = _first_row(table)
-        header = [] if row is None else [rough_cell_of(c) for c in _CELLS(row)]
+        # the cells' text in one C call each: no links, no block breaks needed to name them
+        header = [] if row is None else [Cell(fold_space(_text(c)), (), False) for c in _CELLS(row)]
         reason = "no_query_or_reference_header"
     roles = _roles_named(header, options)
     return TableMiss(
