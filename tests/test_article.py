@@ -35,3 +35,27 @@ def test_options_reach_the_stages() -> None:
     article = parse_article(PAGE.format(long="q"), "ports.html", BuildOptions(excluded_headings=[]))
     assert [s.heading for s in article.sections][-1] == "FAQ"
     assert parse_article("<p>no table</p><h2>A</h2><p>b</p>", "t.html").table is None
+
+
+def test_a_table_longer_than_a_quick_reference_has_its_rows_past_the_cap_rejected() -> None:
+    # Issue 16: matching a 40,000-row table took minutes (quadratic); rows past the cap are
+    # rejected with their reason, unmatched.
+    from qrelsmith import article_queries, parse_article
+    from qrelsmith.patterns import QUICKREF_MAX_ROWS
+
+    total = QUICKREF_MAX_ROWS + 5
+    headings = "".join(f"<h2 id='s{i}'>Topic {i} explained</h2><p>text {i}</p>" for i in range(50))
+    rows = "".join(
+        f"<tr><td>Question {i}?</td><td>A</td><td><a href='#s{i % 50}'>Topic {i % 50}</a></td></tr>"
+        for i in range(total)
+    )
+    html = (
+        "<article><table><tr><th>Question</th><th>Answer</th><th>Details</th></tr>"
+        f"{rows}</table>{headings}</article>"
+    )
+    article = parse_article(html.encode(), "big.html")
+    queries, rejected = article_queries(article)
+    assert len(queries) == QUICKREF_MAX_ROWS
+    assert [(r.row, r.reason) for r in rejected] == [
+        (row, "table_too_long") for row in range(QUICKREF_MAX_ROWS, total)
+    ]

@@ -54,15 +54,20 @@ def test_strata() -> None:
     assert stratum_of(query(1, "order", 0.78), 0.75) == "fuzzy"
     assert stratum_of(query(1, "exact", 0.99, sections=2), 0.75) == "multi"
     assert stratum_of(query(1, "anchor", 1.0), 0.75) == "plain"
+    # content labels have their own stratum, whatever their (always low) confidence
+    assert stratum_of(query(1, "content", 0.5), 0.75) == "content"
+    assert stratum_of(query(1, "content", 0.5, sections=2), 0.4) == "content"
 
 
 def test_strata_are_the_oversampled_ones_in_their_order() -> None:
     # STRATA is patterns.OVERSAMPLE's keys: the names stratum_of gives, tried in that order
-    # (a low-confidence fuzzy two-section query is low_confidence, then fuzzy, then multi)
+    # (a content label is content whatever its confidence; a low-confidence fuzzy two-section
+    # query is low_confidence, then fuzzy, then multi)
     from qrelsmith import patterns
     from qrelsmith.audit.sample import STRATA
 
     found = [
+        stratum_of(query(1, "content", 0.5, sections=2), 0.75),
         stratum_of(query(1, "fuzzy", 0.7, sections=2), 0.75),
         stratum_of(query(1, "fuzzy", 0.78, sections=2), 0.75),
         stratum_of(query(1, "exact", 0.99, sections=2), 0.75),
@@ -203,3 +208,27 @@ def test_load_build_reads_only_the_wanted_articles(tmp_path: Path) -> None:
         assert load_build(folder, only_articles=()).corpus == []
         with pytest.raises(DataError, match="corpus.jsonl:7: not valid JSON"):
             load_build(folder)
+
+
+def test_a_failed_sample_leaves_the_previous_one_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 16: a full disk during `audit sample --force` left a new audit.csv beside the old
+    # sample.json and page.
+    import errno
+
+    from audit_helpers import fresh_build, run
+    from qrelsmith.audit import writer
+
+    build = fresh_build(tmp_path)
+    assert run("sample", str(build), "--size", "4") == 0
+    before = {p.name: p.read_bytes() for p in (build / "audit").iterdir()}
+
+    def full_disk(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(writer, "write_page", full_disk)
+    with pytest.raises(OSError):
+        run("sample", str(build), "--size", "6", "--seed", "3", "--force")
+    assert {p.name: p.read_bytes() for p in (build / "audit").iterdir()} == before
+    assert not [p.name for p in build.iterdir() if p.name.startswith(".audit")]

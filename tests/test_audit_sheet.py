@@ -121,3 +121,13 @@ def test_a_golden_set_without_table_and_reference_asks_for_a_rebuild(
         f"error: {golden}: record 1: no table and reference fields: written by an earlier "
         "qrelsmith, rebuild it\n"
     )
+
+
+def test_a_utf16_verdict_sheet_is_read(tmp_path: Path) -> None:
+    # Issue 16: Excel's "Unicode Text" (UTF-16, tab-separated) got "no column 'qid'".
+    from qrelsmith.audit.sheet import read_csv
+
+    path = tmp_path / "verdicts.txt"
+    path.write_bytes("qid\tverdict\tnote\nja/a.html#q0\tcorrect\t確認\n".encode("utf-16"))
+    [row] = read_csv(path)
+    assert (row.qid, row.verdict, row.note) == ("ja/a.html#q0", "correct", "確認")

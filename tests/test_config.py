@@ -137,3 +137,73 @@ def test_a_config_that_would_skip_every_page_is_refused_before_any_page_is_read(
     err = capsys.readouterr().err
     assert err.startswith("error: config") and where in err, err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[build]\nsection_level = true\n", "build.section_level: Input should be a valid integer"),
+        (
+            '[build]\nfuzzy_threshold = "0.5"\n',
+            "build.fuzzy_threshold: Input should be a valid number",
+        ),
+        ("[build]\npage_timeout = inf\n", "build.page_timeout: Input should be a finite number"),
+        (
+            "[build]\npage_timeout = 1e300\n",
+            "build.page_timeout: Input should be less than or equal to 86400",
+        ),
+        ("[baseline]\nk1 = nan\n", "baseline.k1: Input should be a finite number"),
+        ('[audit]\nseed = "7"\n', "audit.seed: Input should be a valid integer"),
+    ],
+)
+def test_config_types_are_strict_and_numbers_finite(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    # Issue 16: `section_level = true` became 1, "0.5" was taken as a number, inf accepted.
+    path = tmp_path / "site.toml"
+    path.write_text(text)
+    with pytest.raises(UsageError) as caught:
+        load_config(path)
+    assert str(caught.value) == f"config {path}: {message}"
+
+
+def test_toml_arrays_still_give_the_ngram_pair(tmp_path: Path) -> None:
+    path = tmp_path / "site.toml"
+    path.write_text("[baseline]\nngrams = [2, 4]\nk1 = 2\n")
+    options = load_config(path).baseline
+    assert options.ngrams == (2, 4) and options.k1 == 2.0
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["baseline", "{build}", "--out", "{run}", "--k1", "nan"],
+            "--k1: Input should be a finite number",
+        ),
+        (
+            ["baseline", "{build}", "--out", "{run}", "--b", "-3"],
+            "--b: Input should be greater than or equal to 0",
+        ),
+        (
+            ["eval", "{build}", "{run}", "--rel", "-1"],
+            "--rel: Input should be greater than or equal to 1",
+        ),
+    ],
+)
+def test_flags_are_checked_as_the_config_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    # Issue 16: `--k1 nan` wrote "86 queries, 0 lines", exit 0, where the TOML value exits 2.
+    from qrelsmith.cli import main
+
+    build = Path(__file__).parent / "fixtures" / "eval" / "build"
+    run = tmp_path / "run.trec"
+    if argv[0] == "eval":
+        assert main(["baseline", str(build), "--out", str(run)]) == 0
+        capsys.readouterr()
+    code = main([part.format(build=build, run=run) for part in argv])
+    assert code == 2
+    assert capsys.readouterr().err == f"error: {message}\n"
+    if argv[0] == "baseline":
+        assert not run.exists()

@@ -134,3 +134,15 @@ def test_replacements_are_counted_in_the_report(tmp_path: Path) -> None:
     assert report.counts.articles == 1 and report.counts.skipped == 0
     assert report.counts.replaced_characters == 1
     assert [(r.path, r.characters) for r in report.replaced] == [("a.html", 1)]
+
+
+def test_one_stray_nul_in_a_short_page_is_tolerated() -> None:
+    # Issue 16: a page under 1 KB holding one NUL was skipped as binary.
+    from qrelsmith import parse_article
+    from qrelsmith.errors import DataError
+
+    page = b"<html><body><h2>Title</h2><p>one\x00stray</p></body></html>"
+    assert len(page) < 1000
+    assert [s.heading for s in parse_article(page, "p.html").sections] == ["Title"]
+    with pytest.raises(DataError, match="binary data"):
+        parse_article(page.replace(b"one", b"\x00\x00"), "p.html")

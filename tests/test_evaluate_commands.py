@@ -381,3 +381,176 @@ def test_baseline_on_a_build_without_queries_says_no_queries(
     err = capsys.readouterr().err
     assert "no queries (queries.tsv and golden.jsonl hold none)" in err
     assert not (tmp_path / "run.trec").exists()
+
+
+def _align(tmp_path: Path, chunks: list[dict[str, str]], out: Path) -> int:
+    path = tmp_path / "chunks.jsonl"
+    path.write_text("".join(json.dumps(c) + "\n" for c in chunks), encoding="utf-8")
+    return main(["align", str(BUILD), "--chunks", str(path), "--out", str(out)])
+
+
+def test_align_over_chunks_of_another_site_or_with_repeated_ids_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 16: "0 of 5 chunks mapped", exit 0 and an empty golden set; repeated ids passed.
+    other = [{"id": f"c{n}", "url": f"https://other.org/{n}", "text": "x" * 200} for n in range(5)]
+    assert _align(tmp_path, other, tmp_path / "a") == 1
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("error: none of the 5 chunks maps to a section of ") and err.count("\n") == 1
+    )
+    assert not (tmp_path / "a").exists()
+    chunks = [
+        json.loads(line)
+        for line in (FIXTURE / "chunks.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert _align(tmp_path, [*chunks, chunks[0]], tmp_path / "b") == 1
+    assert capsys.readouterr().err == (
+        f"error: chunk id {chunks[0]['id']!r} is used twice (chunks 1 and {len(chunks) + 1}): "
+        "ids must be unique\n"
+    )
+
+
+def test_align_is_swapped_in_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 16: a full disk left new corpus/qrels/golden beside the old beir/ and report.
+    import errno
+
+    from qrelsmith.evaluate import align
+
+    out = tmp_path / "chunks"
+    assert (
+        main(["align", str(BUILD), "--chunks", str(FIXTURE / "chunks.jsonl"), "--out", str(out)])
+        == 0
+    )
+    (out / "my-notes.txt").write_text("kept")
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    fewer = [
+        json.loads(line)
+        for line in (FIXTURE / "chunks.jsonl").read_text(encoding="utf-8").splitlines()
+    ][:3]
+
+    def full_disk(path: object, value: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(align, "write_json", full_disk)
+        assert _align(tmp_path, fewer, out) == 1
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert _align(tmp_path, fewer, out) == 0
+    assert (out / "my-notes.txt").read_text() == "kept"
+    assert not [
+        p for p in tmp_path.iterdir() if p.name.startswith(".chunks.") and "lock" not in p.name
+    ]
+
+
+def test_align_takes_a_build_holding_a_malformed_url() -> None:
+    # Issue 16: the URL "http://[bad" in a build made align raise ValueError.
+    from qrelsmith.evaluate.align import _article_lookup, find_article
+    from qrelsmith.models import CorpusRecord
+
+    record = CorpusRecord(
+        id="[bad#0",
+        article_id="[bad",
+        path="[bad",
+        url="http://[bad",
+        title="",
+        heading="",
+        text="t",
+    )
+    keys = _article_lookup([record])
+    assert find_article({"url": "http://[bad"}, keys) == "[bad"
+    assert find_article({"url": "http://[other"}, keys) is None
+
+
+@pytest.mark.parametrize(
+    ("score", "reason"),
+    [
+        ("nan", "the score 'nan' is not a finite number"),
+        ("inf", "the score 'inf' is not a finite number"),
+        ("-Infinity", "the score '-Infinity' is not a finite number"),
+        ("high", "the score 'high' is not a number"),
+    ],
+)
+def test_a_run_score_that_is_no_finite_number_is_refused_at_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], score: str, reason: str
+) -> None:
+    # Issue 16: NaN scores were scored as numbers (nDCG@10 0.3192 instead of 0.7864); a text
+    # score pointed at line 0.
+    qid = json.loads((BUILD / "golden.jsonl").read_text(encoding="utf-8").splitlines()[0])["qid"]
+    run = tmp_path / "run.trec"
+    run.write_text(f"{qid} Q0 a#0 1 2.0 t\n{qid} Q0 a#1 2 {score} t\n", encoding="utf-8")
+    assert main(["eval", str(BUILD), str(run)]) == 1
+    assert capsys.readouterr().err == f"error: {run}:2: {reason}\n"
+
+
+def test_repeated_run_lines_are_warned_about(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    golden = [json.loads(line) for line in (BUILD / "golden.jsonl").read_text().splitlines()]
+    lines = [f"{g['qid']} Q0 {next(iter(g['relevant']))} 1 1.0 t" for g in golden]
+    run = tmp_path / "run.trec"
+    run.write_text("\n".join([*lines, lines[0], lines[1]]) + "\n", encoding="utf-8")
+    assert main(["eval", str(BUILD), str(run), "--measures", "RR@10"]) == 0
+    err = capsys.readouterr().err
+    assert (
+        f"warning: {run}: 2 lines repeat a (query, document) pair of an earlier line and are "
+        f"left out (line {len(lines) + 1}, {len(lines) + 2})"
+    ) in err
+
+
+@pytest.mark.parametrize("measure", ["nDCG@0", "CP@0", "R(rel=2)@0"])
+def test_a_cutoff_of_zero_is_a_usage_error_not_an_abort(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], measure: str
+) -> None:
+    # Issue 16: `eval --measures nDCG@0` aborted in pytrec_eval's C code (exit 134).
+    run = tmp_path / "run.trec"
+    assert main(["baseline", str(BUILD), "--out", str(run)]) == 0
+    capsys.readouterr()
+    assert main(["eval", str(BUILD), str(run), "--measures", measure]) == 2
+    assert capsys.readouterr().err == (
+        f"error: measure {measure!r}: the cutoff (@k) must be at least 1\n"
+    )
+
+
+def test_input_files_that_are_not_utf8_are_named_with_their_encoding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 16: non-UTF-8 bytes in a run, chunks, a config or a build gave a raw traceback;
+    # for diff, whose exit 1 means "the builds differ".
+    run = tmp_path / "run.trec"
+    run.write_bytes(b"q Q0 d 1 1.0 t\nq Q0 caf\xe9 2 0.5 t\n")
+    assert main(["eval", str(BUILD), str(run)]) == 1
+    assert capsys.readouterr().err == (
+        f"error: {run}:2: not UTF-8 text (byte 8 of the line); save the file as UTF-8\n"
+    )
+    run.write_bytes("q Q0 d 1 1.0 t\n".encode("utf-16"))
+    assert main(["eval", str(BUILD), str(run)]) == 1
+    assert "the file is UTF-16 text (its byte order mark says so)" in capsys.readouterr().err
+    chunks = tmp_path / "chunks.jsonl"
+    chunks.write_bytes(b'{"id": "c1", "text": "\xff"}\n')
+    assert main(["align", str(BUILD), "--chunks", str(chunks), "--out", str(tmp_path / "o")]) == 1
+    assert capsys.readouterr().err.startswith(f"error: {chunks}:1: not UTF-8 text")
+    config = tmp_path / "site.toml"
+    config.write_bytes("[eval]\nrel = 1\n".encode("utf-16"))
+    assert main(["eval", str(BUILD), str(run), "-c", str(config)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: config {config}: the file is UTF-16 text (its byte order mark says so); "
+        "save it as UTF-8\n"
+    )
+    broken = tmp_path / "broken"
+    shutil.copytree(BUILD, broken)
+    corpus = broken / "corpus.jsonl"
+    corpus.write_bytes(corpus.read_bytes().replace("。".encode(), b"\x81", 1))
+    assert main(["diff", str(BUILD), str(broken)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {corpus}:") and "not UTF-8 text" in err and err.count("\n") == 1
+
+
+def test_a_config_with_a_utf8_byte_order_mark_is_read(tmp_path: Path) -> None:
+    from qrelsmith.config import load_config
+
+    config = tmp_path / "site.toml"
+    config.write_bytes(b"\xef\xbb\xbf[eval]\nrel = 1\n")  # what Notepad writes
+    assert load_config(config).eval.rel == 1

@@ -242,3 +242,160 @@ def test_a_bad_json_line_names_where_in_the_line_it_broke(
         in captured.out
     )
     assert captured.err.startswith(f"error: 1 problem in {build}")
+
+
+def test_a_child_process_that_outlives_a_killed_build_does_not_hold_its_lock(
+    tmp_path: Path,
+) -> None:
+    # Issue 16: workers forked while the build held its lock kept a copy of it: once the
+    # build was killed, every later build failed ("another build is writing").
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from qrelsmith.files import StagedFolder
+
+    script = (
+        "import os, sys, time\n"
+        "from qrelsmith.files import StagedFolder\n"
+        "staged = StagedFolder(sys.argv[1]).__enter__()\n"
+        "child = os.fork()\n"
+        "if child == 0:\n"
+        "    os.close(1), os.close(2)\n"
+        "    time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "print(child, flush=True)\n"
+        "os._exit(0)  # dies holding the lock, as a killed build does\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "out")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    child = int(done.stdout)
+    try:
+        assert os.path.exists(f"/proc/{child}") or sys.platform != "linux"
+        with StagedFolder(tmp_path / "out") as staged:  # the lock is free
+            assert staged.path.is_dir()
+            assert (tmp_path / ".out.lock").read_text().split()[1] == "build"
+        assert not (tmp_path / ".out.lock").exists()  # removed as the lock was let go
+    finally:
+        os.kill(child, signal.SIGKILL)
+        time.sleep(0.1)
+
+
+def _held_like_a_build(out: Path) -> object:
+    """A build of ``out`` in progress: its lock held, its staging folder holding a copy of
+    the outputs (what the build would write again)."""
+    from qrelsmith.build import OWN_ENTRIES
+    from qrelsmith.files import StagedFolder
+
+    staged = StagedFolder(out).__enter__()
+    for name in OWN_ENTRIES:
+        if (out / name).is_dir():
+            shutil.copytree(out / name, staged.path / name)
+        elif (out / name).exists():
+            shutil.copy2(out / name, staged.path / name)
+    return staged
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("audit", "apply", "{out}", "{verdicts}"),
+        ("audit", "sample", "{out}", "--force", "--size", "3"),
+        ("diff", "{out}", "{out2}"),
+    ],
+)
+def test_commands_that_write_into_a_build_folder_wait_for_its_build(
+    tmp_path: Path, command: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 16: audit apply took no lock; run during a build into the same folder, the
+    # version it reported as written was deleted by the build's swap.
+    import threading
+    import time
+
+    from qrelsmith.build import OWN_ENTRIES
+
+    out = fresh_build(tmp_path)
+    assert run("sample", str(out)) == 0
+    verdicts = filled(out, tmp_path / "verdicts.csv", {})
+    out2 = tmp_path / "build2"
+    shutil.copytree(out, out2)
+    argv = [part.format(out=out, out2=out2, verdicts=verdicts) for part in command]
+    if command[0] == "diff":  # diff writes into NEW: the build runs there
+        out, out2 = out2, out
+    staged = _held_like_a_build(out)
+    codes: list[int] = []
+    worker = threading.Thread(target=lambda: codes.append(main(argv)))
+    worker.start()
+    time.sleep(1.0)
+    assert worker.is_alive(), "the command did not wait for the build"
+    assert "waiting for the other qrelsmith command writing into" in capsys.readouterr().err
+    staged.commit(keep=lambda name: name not in OWN_ENTRIES)  # type: ignore[attr-defined]
+    staged.__exit__(None, None, None)  # type: ignore[attr-defined]
+    worker.join(60)
+    assert codes and codes[0] in (0, 1), codes  # diff: 1, the builds differ (a review)
+    if command[1] == "apply":
+        assert (out / "versions" / "v1" / "golden.jsonl").is_file()
+    elif command[1] == "sample":
+        assert (out / "audit" / "sample.json").is_file()
+    else:
+        assert (out / "audit" / "diff.json").is_file()
+
+
+def test_a_full_disk_mid_file_names_the_file(tmp_path: Path) -> None:
+    # Issue 16: a full disk while writing audit.html, parquet or align files said only "No
+    # space left on device".
+    import errno
+
+    from qrelsmith.errors import DataError
+    from qrelsmith.files import atomic_open
+
+    target = tmp_path / "audit.html"
+    with pytest.raises(DataError) as caught, atomic_open(target):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    assert str(caught.value) == f"cannot write {target}: No space left on device"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_two_audit_applies_at_once_write_two_versions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 16: the loser of two `audit apply` at once said "Directory not empty: …tmp".
+    import contextlib
+    import threading
+
+    from qrelsmith.audit import apply
+
+    both_inside = threading.Barrier(2)
+    write = apply.write_golden_set
+
+    def meeting(*args: object, **kwargs: object) -> object:
+        # Both writers meet here unless one holds the folder: then the other times out.
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_inside.wait(timeout=2)
+        return write(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(apply, "write_golden_set", meeting)
+    out = fresh_build(tmp_path)
+    assert run("sample", str(out)) == 0
+    verdicts = filled(out, tmp_path / "verdicts.csv", {})
+    codes: list[int] = []
+    threads = [
+        threading.Thread(
+            target=lambda: codes.append(main(["audit", "apply", str(out), str(verdicts)]))
+        )
+        for _ in range(2)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert codes == [0, 0]
+    assert sorted(p.name for p in (out / "versions").iterdir()) == ["v1", "v2"]

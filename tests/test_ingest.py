@@ -231,3 +231,241 @@ def test_a_record_without_target_uri_is_reported_in_plain_words(
     assert [p.article_id for p in pages if not p.error] == ["example.com/after"]
     [error] = [p.error for p in pages if p.error]
     assert error is not None and "no WARC-Target-URI" in error and _plain_words(error), error
+
+
+def _crawl_of(count: int, compress: bool) -> tuple[bytes, list[tuple[int, int]]]:
+    """A WARC of ``count`` request/response pairs and the (start, end) of every response
+    record (one gzip member each when compressed)."""
+    import io
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    buffer = io.BytesIO()
+    writer = WARCWriter(buffer, gzip=compress)
+    spans = []
+    for number in range(count):
+        url = f"https://example.com/page/{number}"
+        request = StatusAndHeaders(f"GET {url} HTTP/1.1", [], is_http_request=True)
+        writer.write_record(writer.create_warc_record(url, "request", http_headers=request))
+        http = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+        body = f"<html><body><h2>Page {number}</h2><p>{'text ' * 40}</p></body></html>"
+        start = buffer.tell()
+        writer.write_record(
+            writer.create_warc_record(
+                url, "response", payload=io.BytesIO(body.encode()), http_headers=http
+            )
+        )
+        spans.append((start, buffer.tell()))
+    return buffer.getvalue(), spans
+
+
+def _reported_range(error: str) -> tuple[int, int]:
+    import re
+
+    found = re.match(r"bytes (\d+)–(\d+) of ", error)
+    assert found, error
+    return int(found.group(1)), int(found.group(2))
+
+
+@pytest.mark.parametrize("compress", [True, False])
+@pytest.mark.parametrize("every", [1, 2, 3, 5, 7])
+def test_every_record_is_built_or_reported_however_many_members_are_damaged(
+    tmp_path: Path, compress: bool, every: int
+) -> None:
+    # Issue 16: two damaged gzip members made warcio stop, and records after them were lost
+    # without a word; reported ranges named bytes past the end of the file.
+    whole, spans = _crawl_of(50, compress)
+    damaged = bytearray(whole)
+    hit = spans[every - 1 :: every]
+    for start, _ in hit:
+        # inside the deflate data of a member; the WARC/1.0 line of a plain record
+        at = start + 20 if compress else start
+        damaged[at : at + 8] = b"\x00" * 8
+    path = tmp_path / ("crawl.warc.gz" if compress else "crawl.warc")
+    path.write_bytes(bytes(damaged))
+    pages = list(read_warc(path))
+    built = [p.article_id for p in pages if p.error is None]
+    errors = [p.error for p in pages if p.error is not None]
+    assert len(built) + len(errors) == 50
+    wanted = [f"example.com/page/{n}" for n in range(50) if (n + 1) % every]
+    assert built == wanted
+    ranges = [_reported_range(error) for error in errors]
+    if compress:  # a damaged member is named whole: its first and last byte
+        assert ranges == [(start, end - 1) for start, end in hit]
+    else:  # up to the next record's start (the request before the next response)
+        for (first, last), (start, _) in zip(ranges, hit, strict=True):
+            assert first == start and damaged[last + 1 : last + 8] in (b"WARC/1.", b"")
+    assert all(last < len(damaged) for _, last in ranges)
+
+
+@pytest.mark.parametrize("compress", [True, False])
+def test_a_damaged_member_and_a_cut_last_record_are_both_reported(
+    tmp_path: Path, compress: bool
+) -> None:
+    whole, spans = _crawl_of(10, compress)
+    damaged = bytearray(whole[: spans[-1][0] + (spans[-1][1] - spans[-1][0]) // 2])
+    at = spans[3][0] + (20 if compress else 0)
+    damaged[at : at + 8] = b"\x00" * 8
+    path = tmp_path / ("crawl.warc.gz" if compress else "crawl.warc")
+    path.write_bytes(bytes(damaged))
+    pages = list(read_warc(path))
+    assert [p.article_id for p in pages if p.error is None] == [
+        f"example.com/page/{n}" for n in (0, 1, 2, 4, 5, 6, 7, 8)
+    ]
+    errors = [(p.article_id, p.error) for p in pages if p.error]
+    assert len(errors) == 2
+    assert _reported_range(errors[0][1] or "")[0] == spans[3][0]
+    assert errors[1][0] == "example.com/page/9"
+    assert (errors[1][1] or "").startswith("truncated WARC record: ")
+
+
+@pytest.mark.parametrize("compress", [True, False])
+def test_warc_pages_whose_target_is_no_web_url_are_reported(tmp_path: Path, compress: bool) -> None:
+    # Issue 16: file:, relative and javascript: targets were passed over without a word.
+    import io
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    buffer = io.BytesIO()
+    writer = WARCWriter(buffer, gzip=compress)
+    targets = [
+        "file:///etc/page.html",
+        "guides/relative.html",
+        "javascript:void(0)",
+        "https://e.com/ok",
+    ]
+    for url in targets:
+        http = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+        body = io.BytesIO(b"<html><body><h2>Title</h2><p>text</p></body></html>")
+        writer.write_record(
+            writer.create_warc_record(url, "response", payload=body, http_headers=http)
+        )
+    path = tmp_path / ("x.warc.gz" if compress else "x.warc")
+    path.write_bytes(buffer.getvalue())
+    pages = list(read_warc(path))
+    assert [p.article_id for p in pages if p.error is None] == ["e.com/ok"]
+    assert [p.error for p in pages if p.error] == [
+        "the target URI is a file: URI, not a web page: 'file:///etc/page.html'",
+        "the target URI is relative, not a URL: 'guides/relative.html'",
+        "the target URI is a javascript: URI, not a web page: 'javascript:void(0)'",
+    ]
+
+
+PAGE = b"<html><body><h2>Heading</h2><p>text</p></body></html>"
+
+
+def _unreadable(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    """Make ``folder`` fail to list as a folder without read permission does (the tests run
+    as root, whom chmod does not stop)."""
+    import os
+
+    real = os.scandir
+
+    def scandir(path: object = ".") -> object:
+        if not isinstance(path, int) and os.fspath(path) == os.fspath(folder):  # type: ignore[arg-type]
+            raise PermissionError(13, "Permission denied", os.fspath(folder))  # type: ignore[arg-type]
+        return real(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
+def test_an_unreadable_sub_folder_is_reported_and_the_build_exits_3(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 16: the walk ignored errors: exit 0, "skipped pages: 0".
+    from qrelsmith.cli import main
+
+    site = tmp_path / "site"
+    (site / "locked").mkdir(parents=True)
+    (site / "locked" / "page.html").write_bytes(PAGE)
+    (site / "a.html").write_bytes(PAGE)
+    (site / "z.html").write_bytes(PAGE)
+    _unreadable(monkeypatch, site / "locked")
+    pages = list(iter_pages([site]))
+    assert [(p.article_id, p.error) for p in pages] == [
+        ("a.html", None),
+        ("locked/", "unreadable folder: Permission denied"),
+        ("z.html", None),
+    ]
+    out = tmp_path / "out"
+    for workers in ("1", "2"):
+        assert main(["build", str(site), "--out", str(out), "-q", "-j", workers]) == 3
+        report = json.loads((out / "report.json").read_text())
+        assert report["skipped"] == [
+            {"path": "locked/", "reason": "unreadable folder: Permission denied"}
+        ]
+
+
+def test_symlinked_sub_folders_are_followed_and_a_loop_is_reported(tmp_path: Path) -> None:
+    # Issue 16: a symlinked sub-folder was neither read nor reported.
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "common.html").write_bytes(PAGE)
+    site = tmp_path / "site"
+    (site / "guides").mkdir(parents=True)
+    (site / "guides" / "a.html").write_bytes(PAGE)
+    (site / "guides" / "shared").symlink_to(shared, target_is_directory=True)
+    (site / "guides" / "again").symlink_to(site, target_is_directory=True)  # a loop
+    pages = [(p.article_id, p.error) for p in iter_pages([site])]
+    assert pages == [
+        ("guides/a.html", None),
+        ("guides/again/", "a symbolic link to a folder it is inside (a loop): not followed"),
+        ("guides/shared/common.html", None),
+    ]
+
+
+def test_a_file_name_that_is_not_utf8_costs_nothing(tmp_path: Path) -> None:
+    # Issue 16: one such name crashed the whole build (a traceback in report.py, exit 1).
+    import os
+
+    from qrelsmith.cli import main
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "good.html").write_bytes(PAGE)
+    with open(os.path.join(os.fsencode(site), b"bad\xff\xfe.html"), "wb") as handle:
+        handle.write(PAGE)
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 0
+    corpus = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
+    assert [(r["id"], r["path"]) for r in corpus] == [
+        ("bad%25FF%25FE.html#0", "bad%FF%FE.html"),
+        ("good.html#0", "good.html"),
+    ]
+
+
+def test_a_gzip_record_without_target_uri_names_its_own_member(tmp_path: Path) -> None:
+    import io
+    import random
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    buffer = io.BytesIO()
+    writer = WARCWriter(buffer, gzip=True)
+    starts = []
+    for url in ("https://example.com/before", "", "https://example.com/after"):
+        starts.append(buffer.tell())
+        http = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.0")
+        text = b"<html><body><h2>Title</h2><p>text</p></body></html>"
+        if not url:  # a member larger than one read, so it is still being read when reported
+            text += random.Random(0).randbytes(300_000)
+        body = io.BytesIO(text)
+        record = writer.create_warc_record(url, "response", payload=body, http_headers=http)
+        if not url:
+            record.rec_headers.remove_header("WARC-Target-URI")
+        writer.write_record(record)
+    path = tmp_path / "x.warc.gz"
+    path.write_bytes(buffer.getvalue())
+    pages = list(read_warc(path))
+    assert [p.article_id for p in pages if not p.error] == [
+        "example.com/before",
+        "example.com/after",
+    ]
+    [error] = [p.error for p in pages if p.error]
+    assert error == (
+        f"bytes {starts[1]}–{starts[2] - 1} of x.warc.gz could not be read: "
+        "a WARC record with no WARC-Target-URI header"
+    )

@@ -271,3 +271,71 @@ def test_cli_shows_progress_on_a_terminal_unless_quiet(
             assert shown == ""
         else:
             assert "\r3/3 pages (100%)" in shown and "built " in shown
+
+
+def _children(pid: int) -> list[int]:
+    """The live processes whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+        if int(ppid) == pid and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = (Path("/proc") / str(pid) / "stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
+def test_workers_die_with_a_killed_build_and_the_next_build_runs(
+    tmp_path: Path, signal_name: str
+) -> None:
+    # Issue 16: kill -9 of a -j2 build left both workers alive, stuck on a pipe and holding
+    # the lock: every later build failed ("another build is writing").
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    site = tmp_path / "site"
+    site.mkdir()
+    slow = "<html><body><h2>Long</h2><p>" + "word <b>bold</b> " * 300_000 + "</p></body></html>"
+    for n in range(12):
+        (site / f"slow{n:02d}.html").write_text(slow)
+    (site / "page.html").write_text(PAGE.format(n=1))
+    out = tmp_path / "out"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    command = [sys.executable, "-m", "qrelsmith", "build", str(site), "--out", str(out), "-q"]
+    build = subprocess.Popen([*command, "-j", "2"], env=env, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while len(workers) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+        workers = _children(build.pid)
+    assert len(workers) >= 2, "the build started no workers"
+    time.sleep(0.3)  # the workers are at work on the slow pages
+    build.send_signal(getattr(signal, signal_name))
+    build.wait(30)
+    deadline = time.monotonic() + 10
+    while any(map(_alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survivors = [pid for pid in workers if _alive(pid)]
+    for pid in survivors:  # a failing run leaves no orphans behind
+        os.kill(pid, signal.SIGKILL)
+    assert not survivors, "workers outlived their build"
+    done = subprocess.run([*command, "-j", "1"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads((out / "report.json").read_text())["counts"]["articles"] == 13

@@ -22,7 +22,7 @@ from typing import IO, Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from .errors import DataError, UsageError
-from .files import first_bad_line, iter_lines, read_jsonl, read_source
+from .files import decode_utf8, first_bad_line, iter_lines, read_jsonl, read_source
 from .labels import sections_by_article
 from .layout import CORPUS, GOLDEN, QRELS, QUERIES, article_of
 from .models import CorpusRecord, GoldenQuery
@@ -153,7 +153,7 @@ def read_document(path: Path, model: type[RecordT], what: str) -> RecordT:
     """A JSON document of a build folder (report.json, audit/sample.json, audit/diff.json,
     versions/vN/review.json) as ``model``; a DataError naming the file when it is not ``what``."""
     try:
-        return model.model_validate_json(path.read_text(encoding="utf-8"))
+        return model.model_validate_json(decode_utf8(path.read_bytes(), path))
     except ValidationError as exc:
         raise DataError(f"{path}: not {what}: {exc.errors()[0]['msg']}") from exc
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -45,7 +45,10 @@ def _share(default: float, description: str) -> Any:
 
 
 class _Options(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Strict: a TOML value of the wrong type is refused, never coerced (``section_level =
+    # true`` is not 1, ``fuzzy_threshold = "0.5"`` is no number); NaN and infinity are no
+    # option's value. Command-line flags go through the same validation (``with_flags``).
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, allow_inf_nan=False)
 
 
 class BuildOptions(_Options):
@@ -100,6 +103,7 @@ class BuildOptions(_Options):
     page_timeout: float = Field(
         default=patterns.PAGE_TIMEOUT,
         ge=0,
+        le=patterns.MAX_PAGE_TIMEOUT,
         description="seconds (wall clock) one page may take before it is skipped; 0: no limit",
     )
 
@@ -232,6 +236,11 @@ class BaselineOptions(_Options):
     b: float = Field(default=patterns.BM25_B, ge=0, le=1)
     k: int = Field(default=patterns.BASELINE_DEPTH, ge=1, description="results per query")
 
+    @field_validator("ngrams", mode="before")
+    @classmethod
+    def _pair(cls, value: Any) -> Any:
+        return tuple(value) if isinstance(value, list) else value  # TOML has arrays, no tuples
+
     @field_validator("ngrams")
     @classmethod
     def _ordered(cls, value: tuple[int, int]) -> tuple[int, int]:
@@ -254,17 +263,39 @@ class Config(_Options):
     baseline: BaselineOptions = Field(default_factory=BaselineOptions)
 
 
+OptionsT = TypeVar("OptionsT", bound=BaseModel)
+
+
+def with_flags(options: OptionsT, given: dict[str, Any]) -> OptionsT:
+    """``options`` with the values of command-line flags, validated as a config file's are: a
+    bad one is a UsageError naming the flag (``--k1: Input should be a finite number``)."""
+    if not given:
+        return options
+    try:
+        return type(options).model_validate({**options.model_dump(), **given})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        flag = "--" + str(first["loc"][0]).replace("_", "-") if first["loc"] else "a flag"
+        raise UsageError(f"{flag}: {first['msg']}") from exc
+
+
 def load_config(path: str | Path | None) -> Config:
     """Read a TOML config file; ``None`` gives the defaults. Bad files raise UsageError."""
     if path is None:
         return Config()
     import tomllib  # only when there is a file to read
 
+    from .errors import DataError
+    from .files import decode_utf8
+
     try:
         with open(path, "rb") as handle:
-            data: dict[str, Any] = tomllib.load(handle)
+            text = decode_utf8(handle.read(), f"config {path}")  # a UTF-8 BOM is dropped
+        data: dict[str, Any] = tomllib.loads(text)
     except OSError as exc:
         raise UsageError(f"cannot read config {path}: {exc.strerror or exc}") from exc
+    except DataError as exc:  # not UTF-8: a config that cannot be read is a usage error
+        raise UsageError(str(exc)) from exc
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"config {path} is not valid TOML: {exc}") from exc
     try:

@@ -120,7 +120,8 @@ def sniff_page(
         if data.startswith(bom):
             return encoding, len(bom), 0
     head = data[:PRESCAN_BYTES]
-    if head and head.count(0) > BINARY_NUL_SHARE * len(head):
+    # at least one stray NUL is tolerated, however short the page
+    if head and head.count(0) > max(1.0, BINARY_NUL_SHARE * len(head)):
         raise DataError("binary data, not HTML")
     declared = [canonical(label) for label in (None, http_charset)]
     declared[0] = declared_encoding(data)

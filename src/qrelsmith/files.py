@@ -6,6 +6,7 @@ interrupted run never leaves a half-written file under its final name.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import json
 import os
@@ -77,7 +78,14 @@ def _atomic(path: str | Path, opener: Callable[[int], IO[Any]]) -> Iterator[IO[A
         os.fchmod(fd, 0o666 & ~current_umask())
     handle = opener(fd)
     try:
-        yield handle
+        try:
+            yield handle
+        except OSError as exc:
+            # a write into this file (a full disk): the system names no file, we do; pyarrow
+            # raises its own OSError kinds with the reason only in the text
+            if exc.filename is not None:
+                raise
+            raise DataError(f"cannot write {target}: {exc.strerror or exc}") from exc
         try:
             handle.flush()
             os.fsync(handle.fileno())
@@ -123,6 +131,70 @@ def json_error(exc: json.JSONDecodeError) -> str:
     return f"{exc.msg.removesuffix(' at')} at column {exc.colno}"
 
 
+#: Byte order marks of the encodings a text file for qrelsmith is not in (UTF-32 first: its
+#: little-endian mark starts with UTF-16's).
+FOREIGN_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
+def foreign_encoding(head: bytes) -> str | None:
+    """The encoding a file's byte order mark names, when it is not UTF-8's."""
+    for bom, encoding in FOREIGN_BOMS:
+        if head.startswith(bom):
+            return encoding
+    return None
+
+
+def not_utf8(name: object, head: bytes, exc: UnicodeDecodeError | None, line: int = 0) -> DataError:
+    """The error for a text file that is not UTF-8: the encoding its byte order mark names,
+    or the line holding the first byte that is no UTF-8."""
+    encoding = foreign_encoding(head)
+    if encoding is not None:
+        return DataError(
+            f"{name}: the file is {encoding} text (its byte order mark says so); save it as UTF-8"
+        )
+    where = f"{name}:{line}" if line else f"{name}"
+    offset = f" (byte {exc.start} of the line)" if exc is not None and line else ""
+    return DataError(f"{where}: not UTF-8 text{offset}; save the file as UTF-8")
+
+
+def decode_utf8(data: bytes, name: object) -> str:
+    """The text of a whole file that must be UTF-8 (a UTF-8 byte order mark is dropped); a
+    DataError naming the file, the line and the encoding otherwise."""
+    if foreign_encoding(data[:4]):
+        raise not_utf8(name, data[:4], None)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        inner = UnicodeDecodeError("utf-8", data, exc.start - start, exc.end - start, exc.reason)
+        raise not_utf8(name, data[:4], inner, line) from None
+
+
+def _utf8_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """(number, text) of the lines of a UTF-8 file, read as they come; a DataError naming the
+    file and the line where it is not UTF-8."""
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed by the with below
+    except OSError as exc:
+        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    with handle:
+        head = handle.peek(4)[:4] if hasattr(handle, "peek") else b""
+        if foreign_encoding(head):
+            raise not_utf8(path, head, None)
+        for number, raw in enumerate(handle, 1):
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                raise not_utf8(path, head, exc, number) from None
+            yield number, line
+
+
 def read_jsonl(
     path: str | Path, maybe: Callable[[str], bool] | None = None
 ) -> Iterator[dict[str, Any]]:
@@ -131,21 +203,16 @@ def read_jsonl(
     ``maybe`` is a cheap test on the raw line: lines it rejects are not even parsed (it must
     never reject a line the caller wants).
     """
-    try:
-        handle = open(path, encoding="utf-8-sig")  # noqa: SIM115 - closed by the with below
-    except OSError as exc:
-        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    with handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip() or (maybe is not None and not maybe(line)):
-                continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataError(f"{path}:{number}: not valid JSON: {json_error(exc)}") from exc
-            if not isinstance(value, dict):
-                raise DataError(f"{path}:{number}: expected a JSON object")
-            yield value
+    for number, line in _utf8_lines(path):
+        if not line.strip() or (maybe is not None and not maybe(line)):
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{path}:{number}: not valid JSON: {json_error(exc)}") from exc
+        if not isinstance(value, dict):
+            raise DataError(f"{path}:{number}: expected a JSON object")
+        yield value
 
 
 def read_source(source: str | Path | IO[str]) -> tuple[str, str]:
@@ -154,22 +221,23 @@ def read_source(source: str | Path | IO[str]) -> tuple[str, str]:
     if not isinstance(source, str | Path):
         return source.read(), str(getattr(source, "name", "<stream>"))
     if str(source) == "-":
-        return sys.stdin.read(), "stdin"
+        raw = getattr(sys.stdin, "buffer", None)  # None: stdin replaced by a text stream
+        return (decode_utf8(raw.read(), "stdin") if raw else sys.stdin.read()), "stdin"
     try:
-        with open(source, encoding="utf-8-sig") as handle:
-            return handle.read(), str(source)
+        with open(source, "rb") as handle:
+            data = handle.read()
     except FileNotFoundError as exc:
         raise UsageError(f"input path not found: {source}") from exc
     except OSError as exc:
         raise DataError(f"cannot read {source}: {exc.strerror or exc}") from exc
+    return decode_utf8(data, source), str(source)
 
 
 def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     """Numbered lines of a text file without their line ending; DataError when unreadable."""
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            for number, line in enumerate(handle, 1):
-                yield number, line.rstrip("\n").rstrip("\r")
+        for number, line in _utf8_lines(path):
+            yield number, line.rstrip("\n").rstrip("\r")
     except OSError as exc:
         raise DataError(f"cannot read {path}: {exc.strerror or exc}") from exc
 
@@ -205,7 +273,7 @@ class StagedFolder:
     the next writer puts it back before it starts.
     """
 
-    def __init__(self, out: str | Path) -> None:
+    def __init__(self, out: str | Path, lock: bool = True) -> None:
         self.shown = Path(out)
         # Renames work on the folder itself, not on a symbolic link to it.
         self.target = Path(os.path.realpath(out))
@@ -213,11 +281,13 @@ class StagedFolder:
         self.name = self.target.name
         self.path = self.target  # set to the staging folder on entering
         self._lock: IO[bytes] | None = None
+        self._locked = lock  # False: the caller holds the lock of the folder this is in
         self._committed = False
 
     def __enter__(self) -> StagedFolder:
         self.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = _exclusive_lock(self.parent / lock_name(self.name), self.shown)
+        if self._locked:
+            self._lock = _exclusive_lock(self.parent / lock_name(self.name), self.shown)
         try:
             self._recover()
             self.path = Path(
@@ -248,14 +318,8 @@ class StagedFolder:
             shutil.rmtree(stale, ignore_errors=True)
 
     def _unlock(self) -> None:
-        if self._lock is not None:
-            # The lock file goes while it is still held (no writer leaves a .<out>.lock
-            # behind); a writer that opened it meanwhile sees it gone once it holds the lock,
-            # and takes a new one (``_exclusive_lock``).
-            with contextlib.suppress(OSError):
-                os.unlink(self._lock.name)
-            self._lock.close()  # closing the file releases the lock
-            self._lock = None
+        release_lock(self._lock)
+        self._lock = None
 
     def carry(self, name: str) -> None:
         """Hard-link the previous folder's entry ``name`` (file or folder) into the staging
@@ -290,7 +354,40 @@ class StagedFolder:
         shutil.rmtree(backup, ignore_errors=True)
 
 
-def _exclusive_lock(path: Path, shown: Path) -> IO[bytes] | None:
+#: Lock files this process holds. A worker process forked while a build holds its lock gets
+#: a copy of the descriptor, and an flock lock lasts while any copy is open: a worker that
+#: outlived a killed build would block every later one. Each forked child closes its copies.
+_HELD: set[IO[bytes]] = set()
+
+
+def _drop_inherited_locks() -> None:
+    for handle in list(_HELD):
+        with contextlib.suppress(OSError):
+            handle.close()
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_drop_inherited_locks)
+
+
+def _holder(handle: IO[bytes]) -> str:
+    """ ", process N: COMMAND" for the holder the lock file names, "" when it names none."""
+    with contextlib.suppress(OSError, ValueError):
+        handle.seek(0)
+        pid, _, what = handle.read(200).decode("utf-8", "replace").strip().partition(" ")
+        if int(pid) > 0:
+            return f", process {int(pid)}" + (f": {what}" if what else "")
+    return ""
+
+
+def _exclusive_lock(
+    path: Path, shown: Path, wait: Callable[[str], None] | None = None, what: str = "build"
+) -> IO[bytes] | None:
+    """Hold the exclusive lock on ``path``: a DataError at once when another process holds it,
+    or, with ``wait``, tell ``wait`` why and block until it is free. The kernel releases the
+    lock when its holder dies, however it dies, so a lock held by no live process never
+    blocks; the file names the holder's process id, for the message."""
     try:
         import fcntl
     except ImportError:  # Windows: no advisory locks of this kind, builds are not guarded
@@ -298,22 +395,71 @@ def _exclusive_lock(path: Path, shown: Path) -> IO[bytes] | None:
     while True:
         handle = open(path, "a+b")  # noqa: SIM115 - held until the writer is done
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.close()
-            raise DataError(
-                f"another build is writing into {shown} (it holds {path}); wait for it to end"
-            ) from None
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if wait is None:
+                    raise DataError(
+                        f"another build is writing into {shown} (it holds {path}"
+                        f"{_holder(handle)}); wait for it to end"
+                    ) from None
+                wait(
+                    f"waiting for the other qrelsmith command writing into {shown} to end "
+                    f"({path}{_holder(handle)})"
+                )
+                fcntl.flock(handle, fcntl.LOCK_EX)
         except BaseException:
             handle.close()
             raise
-        try:
-            held = os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino
-        except FileNotFoundError:  # the writer before us removed it as it finished
-            held = False
-        if held:
-            return handle
-        handle.close()  # a lock on a removed file guards nothing: take one on the new file
+        if _still_there(handle, path):
+            break
+        handle.close()  # its holder removed it as it finished: lock the file now at path
+    try:
+        handle.truncate(0)
+        handle.write(f"{os.getpid()} {what}\n".encode())
+        handle.flush()
+    except BaseException:
+        handle.close()
+        raise
+    _HELD.add(handle)
+    return handle
+
+
+def _still_there(handle: IO[bytes], path: Path) -> bool:
+    """Whether the file ``handle`` locked is still the one at ``path`` (``release_lock``
+    removes it while it is held: a lock on the removed file guards nothing)."""
+    try:
+        return os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino
+    except FileNotFoundError:
+        return False
+
+
+def release_lock(handle: IO[bytes] | None) -> None:
+    """Let go of a lock ``_exclusive_lock`` took. The file is removed while still held, so no
+    command leaves a ``.<out>.lock`` behind; one waiting on it then finds it gone and locks a
+    new one (``_still_there``)."""
+    if handle is not None:
+        _HELD.discard(handle)
+        with contextlib.suppress(OSError):
+            os.unlink(handle.name)
+        handle.close()
+
+
+@contextlib.contextmanager
+def build_lock(
+    folder: str | Path, what: str, wait: Callable[[str], None] | None = None
+) -> Iterator[None]:
+    """Hold the lock a build of ``folder`` holds, for the command ``what`` that writes into
+    the build folder in place (``audit apply``, ``audit sample``, ``diff``): it waits while a
+    build (or another such command) is writing, and ``wait`` is told so; a build started
+    meanwhile fails at once, as it does beside another build."""
+    target = Path(os.path.realpath(folder))
+    lock = target.parent / lock_name(target.name)
+    handle = _exclusive_lock(lock, Path(folder), wait or (lambda _: None), what)
+    try:
+        yield
+    finally:
+        release_lock(handle)
 
 
 def _link_or_copy(source: str, destination: str) -> str:

@@ -14,7 +14,11 @@ import heapq
 import os
 import pickle
 import shutil
+import signal
+import sys
 import tempfile
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -46,9 +50,40 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-def _install(task: Callable[[Any], Any]) -> None:
+#: prctl(2) option: the signal the kernel sends a process when its parent dies (Linux).
+PR_SET_PDEATHSIG = 1
+#: How often a worker checks that its parent lives, where the kernel cannot tell it.
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _install(task: Callable[[Any], Any], parent: int) -> None:
     global _task
     _task = task
+    _die_with_parent(parent)
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this worker when the build that started it dies (kill -9, SIGTERM, a crash): a
+    worker left waiting on its pipe would live on for nothing. On Linux the kernel sends it
+    SIGKILL (prctl PR_SET_PDEATHSIG); everywhere a thread also checks every second that its
+    parent is still the one that started it."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no libc to speak of: the thread below does it
+            pass
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(1)
 
 
 def _run_chunk(chunk: list[Any]) -> list[Any]:
@@ -90,7 +125,7 @@ def map_unordered(
     chunks = _chunks(items, weight)
     suspects: deque[list[Item]] = deque()  # items that were in flight when a worker died
     inflight: dict[Future[list[Result]], list[Item]] = {}
-    pool = ProcessPoolExecutor(workers, initializer=_install, initargs=(task,))
+    pool = _pool(workers, task)
     try:
         exhausted = False
         while True:
@@ -128,9 +163,13 @@ def map_unordered(
                     suspects.extend([item] for item in chunk)
                 inflight.clear()
                 pool.shutdown(wait=True, cancel_futures=True)
-                pool = ProcessPoolExecutor(workers, initializer=_install, initargs=(task,))
+                pool = _pool(workers, task)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _pool(workers: int, task: Callable[[Any], Any]) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(workers, initializer=_install, initargs=(task, os.getpid()))
 
 
 class _Numbered:

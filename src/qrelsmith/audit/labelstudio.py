@@ -15,7 +15,7 @@ from typing import Any
 
 from ..buildfolder import Build
 from ..errors import DataError, UsageError
-from ..files import json_error, write_json, write_text
+from ..files import decode_utf8, json_error, write_json, write_text
 from ..layout import LABEL_STUDIO_CONFIG, LABEL_STUDIO_TASKS
 from .sheet import REVIEWER_COLUMNS, VERDICTS, RawVerdict, heading_line
 
@@ -95,7 +95,7 @@ def _annotator(annotation: dict[str, Any]) -> str:
 def read_export(path: Path) -> list[RawVerdict]:
     """Verdicts from Label Studio's JSON export: one reviewer per annotator."""
     try:
-        exported = json.loads(path.read_text(encoding="utf-8-sig"))
+        exported = json.loads(decode_utf8(path.read_bytes(), path))
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
     except json.JSONDecodeError as exc:

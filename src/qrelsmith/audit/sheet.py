@@ -8,6 +8,7 @@ these columns, so every verdict file has one shape. Pure except ``write_csv`` an
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 from collections.abc import Sequence
@@ -173,12 +174,18 @@ def _decode(path: Path) -> str:
         data = path.read_bytes()
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        # Excel's "Unicode Text": UTF-16 with its byte order mark, tab-separated
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise DataError(f"{path}: damaged UTF-16 text") from None
     for encoding in CSV_ENCODINGS:
         try:
             return data.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise DataError(f"{path}: not UTF-8 or Shift_JIS text")
+    raise DataError(f"{path}: not UTF-8, UTF-16 or Shift_JIS text; save it as UTF-8")
 
 
 def read_csv(path: Path) -> list[RawVerdict]:

@@ -10,6 +10,7 @@ an unknown qid, a bad verdict, a section that is not in the article. Pure except
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -175,7 +176,12 @@ def check(raw_rows: Iterable[RawVerdict], build: Build, sample: AuditSample) -> 
 def read_reviews(paths: Sequence[Path], build: Build, sample: AuditSample) -> list[Review]:
     """Read and check every verdict file; one file may hold several reviewers (Label Studio)."""
     raw: list[RawVerdict] = []
+    given: set[str] = set()
     for path in paths:
+        real = os.path.realpath(path)
+        if real in given:  # its rows would be read as one reviewer's, each one twice
+            raise UsageError(f"{path} is given twice: each verdict file is read once")
+        given.add(real)
         raw.extend(read_any(path))
     reviews = check(raw, build, sample)
     return [review for review in reviews if review.verdicts]

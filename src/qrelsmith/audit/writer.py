@@ -8,7 +8,7 @@ from pathlib import Path
 from ..buildfolder import Build, load_build, read_document
 from ..config import Config
 from ..errors import DataError, warn
-from ..files import write_text
+from ..files import StagedFolder, write_text
 from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML, AUDIT_SAMPLE, DIFF
 from ..models import AuditSample, CarriedVerdict, DiffReport
 from . import labelstudio
@@ -91,14 +91,17 @@ def write_audit(
     ``carried`` verdicts (``qrelsmith diff``) are filled in on the sheet's rows."""
     folder = build.folder / AUDIT_FOLDER
     rows = prefill(review_rows(build, sample), carried or {})
-    write_csv(folder / AUDIT_CSV, rows)
-    write_page(folder / AUDIT_HTML, build, sample, rows)
-    written = [folder / AUDIT_CSV, folder / AUDIT_HTML]
-    for name in dict.fromkeys(formats):  # --format given twice writes once
-        written += EXTRA_FORMATS[name](folder, build, rows)
-    # Last, so a sample.json always describes sheets that are fully written.
-    write_text(folder / AUDIT_SAMPLE, sample.model_dump_json(indent=2) + "\n")
-    return written
+    # Staged and swapped in whole: a full disk halfway never leaves a new sheet beside the
+    # old sample.json. Other files of audit/ (diff.json) are carried over.
+    with StagedFolder(folder, lock=False) as staged:
+        write_csv(staged.path / AUDIT_CSV, rows)
+        write_page(staged.path / AUDIT_HTML, build, sample, rows)
+        written = [AUDIT_CSV, AUDIT_HTML]
+        for name in dict.fromkeys(formats):  # --format given twice writes once
+            written += [p.name for p in EXTRA_FORMATS[name](staged.path, build, rows)]
+        write_text(staged.path / AUDIT_SAMPLE, sample.model_dump_json(indent=2) + "\n")
+        staged.commit(keep=lambda name: True)
+    return [folder / name for name in written]
 
 
 def prefill(

@@ -13,6 +13,7 @@ from ..buildfolder import load_build
 from ..config import AuditOptions
 from ..diff import review_plan
 from ..errors import DataError, UsageError
+from ..files import build_lock
 from ..layout import AUDIT_CSV, AUDIT_FOLDER, GOLDEN
 from .options import FORMATTER, add_config, config_of, override, positive, say
 
@@ -125,6 +126,12 @@ def run_sample(args: argparse.Namespace) -> int:
     options = override(config_of(args).audit, args, ("size", "seed"))
     if options.size < 1:  # the config's size may be 0 (a build draws none): a sample needs one
         raise UsageError("--size must be at least 1")
+    load_build(args.dir, only_articles=())  # a folder that is no build is refused unlocked
+    with build_lock(args.dir, "audit sample", wait=say):  # not while a build swaps the folder
+        return _sample(args, options)
+
+
+def _sample(args: argparse.Namespace, options: AuditOptions) -> int:
     build = load_build(args.dir, only_articles=())  # the queries; texts once the draw is known
     unapplied = 0 if args.force else unapplied_verdicts(build.folder)
     if unapplied:
@@ -159,6 +166,7 @@ def run_apply(args: argparse.Namespace) -> int:
     from ..audit.agreement import agreement  # numpy: not for every CLI call
 
     build, sample, reviews = _reviews(args)
+    read_from = build.golden_sha256  # what the verdicts were checked against
     if len(reviews) > 1:
         for line in agreement(reviews, [row.qid for row in sample.rows]).lines():
             print(line)
@@ -173,7 +181,14 @@ def run_apply(args: argparse.Namespace) -> int:
     if args.dry_run:
         say("dry run: nothing written")
         return 0
-    target = write_version(build, outcome, [str(path) for path in args.verdicts], sha256)
+    with build_lock(args.dir, "audit apply", wait=say):
+        # A build may have swapped the folder in while the verdicts were read: the version
+        # is written against the build as it is now, or not at all.
+        if file_sha256(build.folder / GOLDEN) != read_from:
+            raise DataError(
+                f"{build.folder} was rebuilt while the verdicts were read: run audit apply again"
+            )
+        target = write_version(build, outcome, [str(path) for path in args.verdicts], sha256)
     say(f"wrote {target}")
     return 0
 

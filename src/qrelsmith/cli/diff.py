@@ -15,7 +15,7 @@ from ..audit.writer import has_verdicts
 from ..buildfolder import Build, load_build, read_document
 from ..diff import diff_builds, diff_summary
 from ..errors import QrelsmithError, UsageError
-from ..files import write_json
+from ..files import build_lock, write_json
 from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_SAMPLE, DIFF, REVIEW
 from ..models import AuditSample
 from .options import FORMATTER, error_line, say, warn
@@ -150,7 +150,11 @@ def _run(args: argparse.Namespace) -> int:
     else:
         for line in diff_summary(report):
             print(line)
-        target = target or new.folder / AUDIT_FOLDER / DIFF
-        write_json(target, report)
+        if target is None:  # into the build folder: not while a build swaps it
+            target = new.folder / AUDIT_FOLDER / DIFF
+            with build_lock(new.folder, "diff", wait=say):
+                write_json(target, report)
+        else:
+            write_json(target, report)
         say(f"wrote {target}")
     return EXIT_DIFFERENT if report.changed_anything else EXIT_SAME

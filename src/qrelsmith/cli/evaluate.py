@@ -111,7 +111,7 @@ def handle_eval(args: argparse.Namespace) -> int:
     specs = parse_measures(names, rel=options.rel, gains=options.gains, grades=grades)
     runs: dict[str, Run] = {}
     for name, path in zip(_run_names(args.runs), args.runs, strict=True):
-        runs[name] = read_run(path)
+        runs[name] = read_run(path, warn)
         _shares_ids(path if path != "-" else "stdin", runs[name], build, args.dir)
     report = evaluate_runs(
         build.qrels,
@@ -147,7 +147,7 @@ def handle_check(args: argparse.Namespace) -> int:
     config = config_of(args)
     build = load_build(args.dir, need=(CORPUS,))
     if args.run:
-        run = read_run(args.run)
+        run = read_run(args.run, warn)
     else:
         depth = config.baseline.model_copy(update={"k": CHECK_DEPTH})
         run = run_baseline(build.corpus, build.topics, depth)

@@ -15,7 +15,7 @@ from typing import Any, TypeVar, get_args
 
 from pydantic import BaseModel
 
-from ..config import Config, load_config
+from ..config import Config, load_config, with_flags
 from ..errors import warn as warn  # the CLI's modules take it from here
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
@@ -65,7 +65,7 @@ def config_of(args: argparse.Namespace) -> Config:
 def override(options: OptionsT, args: argparse.Namespace, names: tuple[str, ...]) -> OptionsT:
     """``options`` with the flags among ``names`` that were given on the command line."""
     given = {name: value for name in names if (value := getattr(args, name, None)) is not None}
-    return options.model_copy(update=given) if given else options
+    return with_flags(options, given)
 
 
 def say(message: str) -> None:

@@ -37,9 +37,10 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from ..buildfolder import Build, Qrels
+from ..errors import DataError
 from ..evidence import folded_positions
 from ..export import write_regraded
-from ..files import write_json
+from ..files import StagedFolder, write_json
 from ..labels import NAMED, SAME_ARTICLE, named, named_in
 from ..layout import ALIGN_REPORT
 from ..models import (
@@ -68,7 +69,10 @@ def clean_id(value: str) -> str:
 
 
 def _url_key(url: str) -> str:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # a malformed IPv6 literal or port ("http://[bad"): the text itself
+        return url.split("://", 1)[-1].split("#", 1)[0]
     return f"{parts.netloc}{parts.path}" + (f"?{parts.query}" if parts.query else "")
 
 
@@ -207,12 +211,19 @@ def align(build: Build, chunks: Iterable[dict[str, Any]]) -> AlignResult:
             (record.id, f"{record.heading}\n{record.text}")
         )
     mappings: list[ChunkMapping] = []
+    seen: dict[str, int] = {}
     folded_chunks: dict[str, str] = {}
-    for chunk in chunks:
+    for number, chunk in enumerate(chunks, 1):
         chunk_id = _chunk_id(chunk)
         if not chunk_id:
             mappings.append(ChunkMapping(id="", reason="chunk without id"))
             continue
+        if chunk_id in seen:  # qrels over it would judge two texts as one document
+            raise DataError(
+                f"chunk id {chunk_id!r} is used twice (chunks {seen[chunk_id]} and {number}): "
+                "ids must be unique"
+            )
+        seen[chunk_id] = number
         article = find_article(chunk, keys)
         if article is None:
             mappings.append(ChunkMapping(id=chunk_id, reason="url/path matches no article"))
@@ -244,6 +255,17 @@ def align(build: Build, chunks: Iterable[dict[str, Any]]) -> AlignResult:
             qrels[qid] = graded
         else:
             dropped.append(qid)
+    if not any(m.reason is None for m in mappings):
+        raise DataError(
+            f"none of the {len(mappings)} chunks maps to a section of {build.folder}: are they "
+            "chunks of another site, or of an older crawl? (url or path must name a page of "
+            "the build)"
+        )
+    if not qrels:
+        raise DataError(
+            f"no query of {build.folder} keeps a chunk holding its section: the golden set "
+            "over these chunks would be empty"
+        )
     return AlignResult(qrels=qrels, mappings=mappings, dropped_queries=dropped)
 
 
@@ -305,7 +327,15 @@ def write_aligned(
                     }
                 )
             )
-    write_regraded(folder, corpus, queries, rows)
+    with StagedFolder(folder) as staged:  # swapped in whole, as a build is
+        write_regraded(staged.path, corpus, queries, rows)
+        report = _report(result)
+        write_json(staged.path / ALIGN_REPORT, report)
+        staged.commit(keep=lambda name: True)  # the user's own files stay
+    return report
+
+
+def _report(result: AlignResult) -> AlignReport:
     unmapped = [m for m in result.mappings if m.reason is not None]
     report = AlignReport(
         rule="grade = highest grade of the sections with share >= MAJORITY_SHARE or "
@@ -329,5 +359,4 @@ def write_aligned(
         dropped_queries=result.dropped_queries,
         chunks=[m for m in result.mappings if m.reason is None],
     )
-    write_json(folder / ALIGN_REPORT, report)
     return report

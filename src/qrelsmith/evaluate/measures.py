@@ -65,6 +65,7 @@ def parse_measures(
         if cp:
             threshold = int(cp.group(1)) if cp.group(1) else (rel if rel is not None else 1)
             cutoff = int(cp.group(2))
+            _check_cutoff(name, cutoff)
             # named like ir_measures names its own: the default rel=1 is left out
             label = "CP" if threshold == 1 else f"CP(rel={threshold})"
             specs.append(MeasureSpec(name=f"{label}@{cutoff}", cutoff=cutoff, rel=threshold))
@@ -73,6 +74,7 @@ def parse_measures(
             measure = ir_measures.parse_measure(name)
         except (ValueError, NameError, KeyError, AttributeError) as exc:
             raise UsageError(f"unknown measure {name!r}: {exc}") from exc
+        _check_cutoff(name, measure.params.get("cutoff"))
         supported = getattr(measure, "SUPPORTED_PARAMS", {})
         if rel is not None and "rel" in supported and "rel" not in measure.params:
             measure = measure(rel=rel)
@@ -85,6 +87,12 @@ def parse_measures(
     if len(set(names_seen)) != len(names_seen):
         raise UsageError("a measure is named twice")
     return specs
+
+
+def _check_cutoff(name: str, cutoff: object) -> None:
+    """A cutoff below 1 is refused here: pytrec_eval's C code aborts the process on @0."""
+    if cutoff is not None and (not isinstance(cutoff, int) or cutoff < 1):
+        raise UsageError(f"measure {name!r}: the cutoff (@k) must be at least 1")
 
 
 def per_query(qrels: Qrels, run: Run, specs: Sequence[MeasureSpec]) -> dict[str, dict[str, float]]:

@@ -1,22 +1,19 @@
 """TREC runs: read (a path, ``-`` for stdin, or an open text file), ordered as trec_eval
 orders them, and written.
 
-Parsing of the lines is left to ir_measures' ``read_trec_run``; we only turn its
-``ValueError`` into a ``DataError`` that names the file and the first bad line. A build's own
-files (qrels.trec among them) are read by ``buildfolder``.
+A bad line is a ``DataError`` naming the file and that line. A build's own files (qrels.trec
+among them) are read by ``buildfolder``.
 """
 
 from __future__ import annotations
 
-import io
-from collections.abc import Iterable
+import math
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO
 
-import ir_measures
-
 from ..errors import DataError
-from ..files import first_bad_line, read_source
+from ..files import read_source
 
 #: qid -> [(docid, score)], best first in trec_eval's order
 Run = dict[str, list[tuple[str, float]]]
@@ -37,25 +34,43 @@ def order_run(scored: Iterable[tuple[str, str, float]]) -> Run:
     return run
 
 
-def read_run(source: str | Path | IO[str]) -> Run:
-    """Read a TREC run (``qid Q0 docid rank score tag``); duplicates of a docid keep the first."""
+def read_run(source: str | Path | IO[str], warn: Callable[[str], None] | None = None) -> Run:
+    """Read a TREC run (``qid Q0 docid rank score tag``); duplicates of a docid keep the first
+    (``warn`` is told how many there were). A line that is no run line, or whose score is no
+    finite number (NaN, inf would rank as numbers do not), is a DataError naming the file and
+    the line."""
     text, name = read_source(source)
-    try:
-        docs = [
-            (doc.query_id, doc.doc_id, float(doc.score))
-            for doc in ir_measures.read_trec_run(io.StringIO(text))
-        ]
-    except ValueError as exc:
-        line = first_bad_line(text.splitlines(), 6)
-        raise DataError(
-            f"{name}:{line}: not a TREC run line (qid Q0 docid rank score tag)"
-        ) from exc
     seen: set[tuple[str, str]] = set()
     unique = []
-    for qid, docid, score in docs:
-        if (qid, docid) not in seen:
-            seen.add((qid, docid))
-            unique.append((qid, docid, score))
+    duplicates: list[int] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 6:
+            raise DataError(f"{name}:{number}: not a TREC run line (qid Q0 docid rank score tag)")
+        qid, _, docid, _, score_text, _ = parts
+        try:
+            score = float(score_text)
+        except ValueError:
+            raise DataError(
+                f"{name}:{number}: the score {score_text[:40]!r} is not a number"
+            ) from None
+        if not math.isfinite(score):
+            raise DataError(
+                f"{name}:{number}: the score {score_text[:40]!r} is not a finite number"
+            )
+        if (qid, docid) in seen:
+            duplicates.append(number)
+            continue
+        seen.add((qid, docid))
+        unique.append((qid, docid, score))
+    if duplicates and warn is not None:
+        lines = ", ".join(map(str, duplicates[:5])) + (" ..." if len(duplicates) > 5 else "")
+        warn(
+            f"{name}: {len(duplicates)} lines repeat a (query, document) pair of an earlier "
+            f"line and are left out (line {lines})"
+        )
     return order_run(unique)
 
 
