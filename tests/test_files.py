@@ -399,3 +399,30 @@ def test_two_audit_applies_at_once_write_two_versions(
         thread.join(60)
     assert codes == [0, 0]
     assert sorted(p.name for p in (out / "versions").iterdir()) == ["v1", "v2"]
+
+
+def test_a_waiter_woken_by_a_finishing_writer_locks_the_file_at_the_path(tmp_path: Path) -> None:
+    # The finishing writer removes the lock file while it holds it; a command that was waiting
+    # on that file wakes up holding a removed file, which guards nothing: it must take the
+    # lock on the file now at the path instead.
+    import threading
+
+    from qrelsmith.files import _exclusive_lock, release_lock
+
+    path = tmp_path / ".out.lock"
+    first = _exclusive_lock(path, tmp_path / "out")
+    waiting = threading.Event()
+    held: list[object] = []
+
+    def wait_for_it() -> None:
+        held.append(_exclusive_lock(path, tmp_path / "out", lambda _: waiting.set(), "audit"))
+
+    waiter = threading.Thread(target=wait_for_it)
+    waiter.start()
+    assert waiting.wait(10)
+    release_lock(first)
+    waiter.join(10)
+    handle = held[0]
+    assert path.exists() and os.fstat(handle.fileno()).st_ino == path.stat().st_ino  # type: ignore[attr-defined]
+    release_lock(handle)  # type: ignore[arg-type]
+    assert not path.exists()
