@@ -1,8 +1,9 @@
 """Precision of the optional semantic fallback (``--semantic``) on the dev set's rows it decides.
 
 The rows are bench_matching's (``../shared/devset/``, links unwrapped, rows whose truth section
-the build excludes left out), matched as a build matches a table (``HeadingIndex.match_rows``);
-the rows that leaves unmatched or ambiguous go to ``semantic.resolve`` in one batch per page.
+the build excludes left out), matched as a build matches a table (``qrelsmith.match_table``
+with the rows' other cells); the rows that leaves unmatched or ambiguous go to
+``semantic.resolve`` in one batch per page.
 Truth is the link truth: the section holding the element the author linked to. Needs the
 ``[semantic]`` extra.
 
@@ -22,17 +23,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_matching import DEFAULT_DEVSET, LANGUAGES, Page, load  # noqa: E402
+from bench_matching import DEFAULT_DEVSET, LANGUAGES, Page, load, other_cells  # noqa: E402
 
-from qrelsmith import patterns  # noqa: E402
-from qrelsmith.matching import HeadingIndex  # noqa: E402
+from qrelsmith import match_table, patterns  # noqa: E402
 from qrelsmith.semantic import SEMANTIC_REASONS, decide, section_similarities  # noqa: E402
 
 
 def unresolved(page: Page) -> tuple[list[list[str]], list[int]]:
-    """The build's lexical decision per row, and the rows it leaves to the fallback."""
-    index = HeadingIndex.from_article(page.article)
-    matches = index.match_rows([(str(row["row_text"]), ()) for row in page.rows])
+    """The build's lexical decision per row (headings, order and content: ``match_table`` with
+    the rows' other cells), and the rows it leaves to the fallback."""
+    rows = [(str(row["row_text"]), (), other_cells(row)) for row in page.rows]
+    matches = match_table(rows, page.article)
     pending = [
         number
         for number, match in enumerate(matches)

@@ -54,15 +54,20 @@ def test_strata() -> None:
     assert stratum_of(query(1, "order", 0.78), 0.75) == "fuzzy"
     assert stratum_of(query(1, "exact", 0.99, sections=2), 0.75) == "multi"
     assert stratum_of(query(1, "anchor", 1.0), 0.75) == "plain"
+    # content labels have their own stratum, whatever their (always low) confidence
+    assert stratum_of(query(1, "content", 0.5), 0.75) == "content"
+    assert stratum_of(query(1, "content", 0.5, sections=2), 0.4) == "content"
 
 
 def test_strata_are_the_oversampled_ones_in_their_order() -> None:
     # STRATA is patterns.OVERSAMPLE's keys: the names stratum_of gives, tried in that order
-    # (a low-confidence fuzzy two-section query is low_confidence, then fuzzy, then multi)
+    # (a content label is content whatever its confidence; a low-confidence fuzzy two-section
+    # query is low_confidence, then fuzzy, then multi)
     from qrelsmith import patterns
     from qrelsmith.audit.sample import STRATA
 
     found = [
+        stratum_of(query(1, "content", 0.5, sections=2), 0.75),
         stratum_of(query(1, "fuzzy", 0.7, sections=2), 0.75),
         stratum_of(query(1, "fuzzy", 0.78, sections=2), 0.75),
         stratum_of(query(1, "exact", 0.99, sections=2), 0.75),

@@ -332,7 +332,7 @@ def test_the_changes_go_to_stdout_and_what_was_written_to_stderr(
     capsys.readouterr()
     assert main(["diff", str(old), str(new), "--out", str(tmp_path / "d.json")]) == 1
     captured = capsys.readouterr()
-    assert captured.out.startswith(f"{old} -> {new}: 86 -> 82 queries\n")
+    assert captured.out.startswith(f"{old} -> {new}: 87 -> 83 queries\n")
     assert "wrote" not in captured.out
     assert captured.err == f"wrote {tmp_path / 'd.json'}\n"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qrelsmith import match_reference, parse_article
+from qrelsmith import match_reference, match_table, parse_article
 from qrelsmith.config import BuildOptions
 from qrelsmith.matching import HeadingIndex
 from qrelsmith.models import Article
@@ -286,3 +286,163 @@ def test_a_destructor_is_not_its_class() -> None:
     article = page("CAtlArray::CAtlArray", "CAtlArray:: ~ CAtlArray", "CAtlArray::Add")
     assert section_of(article, "CAtlArray") == "CAtlArray::CAtlArray"
     assert section_of(article, "~ CAtlArray") == "CAtlArray:: ~ CAtlArray"
+
+
+# --------------------------------------------------------------------------- precision rules
+
+
+def test_a_heading_that_is_literally_vague_text_matches_it_exactly() -> None:
+    article = page("概要", "詳細", "詳細な設定")
+    match = match_reference("詳細", article)
+    assert (match.rule, section_of(article, "詳細")) == ("exact", "詳細")
+    assert match_reference("here", article).reason == "vague"  # no equal heading: still vague
+
+
+def test_a_weak_separator_splits_only_into_exact_parts() -> None:
+    article = page("Instalar el cliente", "Configurar el servidor", "Streaming bidireccional")
+    client, server = article.sections[0].id, article.sections[1].id
+    # a list written with commas names one thing unless every part is a heading
+    assert match_reference("cliente, servidor", article).section_ids == []
+    assert match_reference("cliente、servidor", article).section_ids == []
+    both = match_reference("Instalar el cliente, Configurar el servidor", article)
+    assert (both.section_ids, both.rule) == ([client, server], "exact")
+    # strong separators keep naming several sections
+    assert match_reference("cliente／servidor", article).section_ids == [client, server]
+    assert match_reference("cliente / servidor", article).section_ids == [client, server]
+
+
+def test_a_bracketed_remark_is_set_aside_when_the_whole_reference_matches_nothing() -> None:
+    article = page("Web サーバー (IIS)", "FTP または FTPS サーバー", "Azure App Service")
+    assert section_of(article, "IIS (IIS、FTP などを選択します)") == "Web サーバー (IIS)"
+    # the remark is kept when the reference matches as written
+    assert section_of(article, "Azure App Service (既定)") == "Azure App Service"
+
+
+def test_the_margin_holds_against_a_rival_under_the_threshold() -> None:
+    article = page(
+        "Configurar el proxy inverso",
+        "Instalar nginx y el proxy",
+        "Registros",
+        "Copias de seguridad",
+    )
+    # 0.57 and 0.49: only the first passes the threshold, but they are a near-tie
+    match = match_reference("nginx como proxy inverso", article)
+    assert (match.section_ids, match.reason) == ([], "ambiguous")
+    assert match.candidates == ["Configurar el proxy inverso", "Instalar nginx y el proxy"]
+
+
+def test_an_identifier_shared_with_another_heading_decides_nothing() -> None:
+    article = page(
+        "set v4tov4", "v4tov4 のポート プロキシ規則を追加します。", "Tema1", "Tema2", "Tema3"
+    )
+    # "add" is in no heading: all "add v4tov4" shares with "set v4tov4" is the identifier
+    match = match_reference("add v4tov4", article)
+    assert (match.section_ids, match.reason) == ([], "ambiguous")
+    assert section_of(article, "set v4tov4 now") == "set v4tov4"  # a shared word decides
+
+
+# --------------------------------------------------------------------------- content evidence
+
+
+def page_with(*sections: tuple[str, str]) -> Article:
+    """An article of H2 sections (heading, text)."""
+    html = "".join(f"<h2>{heading}</h2><p>{text}</p>" for heading, text in sections)
+    return parse_article(f"<article>{html}</article>", "page.html")
+
+
+VOLUMES = page_with(
+    ("Docker ボリュームの作成", "名前付きのボリュームは create で作ります。"),
+    (
+        "Docker ボリュームの削除",
+        "使われていないボリュームは docker volume prune でまとめて消せます。",
+    ),
+    ("バックアップと復元", "一時的なコンテナで中身を tar にまとめます。"),
+)
+
+
+def test_content_breaks_a_near_tie_when_the_cells_clearly_agree() -> None:
+    tie = ("Docker ボリューム", (), ["使っていないボリュームを消すには", "docker volume prune"])
+    (match,) = match_table([tie], VOLUMES)
+    assert (match.rule, match.section_ids) == ("content", [VOLUMES.sections[1].id])
+    assert 0.45 <= match.confidence < 0.55  # under every fuzzy match
+    # without cells, or with cells that say nothing about either, the tie stands
+    assert match_table([(tie[0], (), [])], VOLUMES)[0].reason == "ambiguous"
+    vague = (tie[0], (), ["ボリュームの使い方"])
+    assert match_table([vague], VOLUMES)[0].reason == "ambiguous"
+    # match_reference reads no cells: the headings alone decide
+    assert match_reference(tie[0], VOLUMES).reason == "ambiguous"
+
+
+PROXY = page_with(
+    ("Instalación", "apt install nginx"),
+    ("Configurar el proxy inverso", "proxy_pass envía las peticiones al servidor de aplicaciones"),
+    ("Registros", "access.log y error.log"),
+    ("Copias de seguridad", "tar de la configuración"),
+)
+
+
+def test_content_accepts_a_weak_heading_candidate_only_when_it_ranks_it_first() -> None:
+    # "poner un proxy delante" is under the threshold, but far ahead of every other heading
+    assert match_reference("poner un proxy delante", PROXY).reason == "unmatched"
+    agree = ("poner un proxy delante", (), ["¿Cómo reenvío?", "proxy_pass al servidor"])
+    (match,) = match_table([agree], PROXY)
+    assert (match.rule, match.section_ids) == ("content", [PROXY.sections[1].id])
+    # the cells point at another section: the headings' guess and the text disagree
+    disagree = ("poner un proxy delante", (), ["¿Dónde?", "access.log y error.log"])
+    assert match_table([disagree], PROXY)[0].section_ids == []
+
+
+def test_content_alone_needs_a_section_far_ahead() -> None:
+    # no heading resembles "Dónde mirar", the cells name one section's words only
+    (alone,) = match_table([("Dónde mirar", (), ["access.log y error.log"])], PROXY)
+    assert (alone.rule, alone.section_ids) == ("content", [PROXY.sections[2].id])
+    # cells shared by two sections settle nothing
+    spread = ("Dónde mirar", (), ["nginx, la configuración"])
+    assert match_table([spread], PROXY)[0].section_ids == []
+
+
+def test_content_never_sends_a_reference_to_an_excluded_section_elsewhere() -> None:
+    article = page_with(("Instalación", "apt install nginx"), ("FAQ", "access.log"))
+    (match,) = match_table([("FAQ", (), ["apt install nginx"])], article)
+    assert match.section_ids == [] and match.candidates == ["excluded:FAQ"]
+
+
+def test_match_table_without_cells_is_the_table_order_of_the_headings() -> None:
+    article = page("Install", "- Check", "Configure", "- Check", "Deploy")
+    table = [(r, (), ()) for r in ("Install", "Check", "Configure", "Check", "Deploy")]
+    expected = HeadingIndex.from_article(article).match_rows([(r, a) for r, a, _ in table])
+    assert match_table(table, article) == expected
+
+
+def test_contained_rows_fix_the_order_too() -> None:
+    # API tables name members by a part of the heading: containment, one heading each
+    article = page(
+        "Instalación del servidor", "Configurar el proxy inverso", "Registros del servidor",
+        "Copias de seguridad",
+    )  # fmt: skip
+    index = HeadingIndex.from_article(article)
+    first, middle, last = index.match_rows(
+        rows("Instalación", "poner un proxy delante", "Registros")
+    )
+    assert first.rule == last.rule == "contains"
+    assert (middle.rule, middle.section_ids) == ("order", [article.sections[1].id])
+
+
+def test_content_between_fixed_neighbours_confirms_a_row_with_no_candidate() -> None:
+    article = page_with(
+        ("Instalación", "apt install nginx"),
+        ("Configurar el proxy", "proxy_pass envía las peticiones al servidor"),
+        ("Registros", "access.log y error.log"),
+        ("Copias de seguridad", "tar de la configuración; proxy_pass se guarda"),
+    )
+    table = [("Instalación", (), ["¿Cómo instalo?"]), ("Zzz", (), []), ("Registros", (), ["log"])]
+    # the cells name #1 first, and #3 (outside the neighbours) second: not 10x ahead alone
+    table[1] = ("Zzz", (), ["proxy_pass de las peticiones"])
+    first, middle, last = match_table(table, article)
+    assert (first.rule, last.rule) == ("exact", "exact")
+    assert (middle.rule, middle.section_ids) == ("content", [article.sections[1].id])
+    alone = match_table([table[1]], article)[0]
+    assert alone.section_ids == []  # without the neighbours, the text alone is not enough
+    # content's first section outside the neighbours: the row stays open
+    table[1] = ("Zzz", (), ["tar de la configuración, proxy_pass"])
+    assert match_table(table, article)[1].section_ids == []

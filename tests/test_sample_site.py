@@ -95,8 +95,10 @@ def test_row_matches_cases_md(out: Path, page: str, row: int, expected: str) -> 
 
 def test_counts(out: Path) -> None:
     counts = json.loads((out / "report.json").read_text())["counts"]
-    assert counts["by_match"] == {"anchor": 5, "exact": 63, "contains": 9, "fuzzy": 7, "order": 2}
-    assert (counts["queries"], counts["rejected"], counts["skipped"]) == (86, 5, 2)
+    assert counts["by_match"] == {
+        "anchor": 5, "exact": 63, "contains": 9, "fuzzy": 7, "order": 2, "content": 1
+    }  # fmt: skip
+    assert (counts["queries"], counts["rejected"], counts["skipped"]) == (87, 4, 2)
     assert (counts["articles"], counts["articles_without_table"]) == (18, 1)
 
 

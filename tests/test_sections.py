@@ -65,6 +65,24 @@ def test_a_build_reads_anchors_only_where_a_table_needs_them() -> None:
     assert article.sections[0].anchors == ["one", "sub"]
 
 
+def test_an_empty_h2_keeps_its_own_id() -> None:
+    """An empty H2 directly followed by another H2 keeps its id: a link to it must not land on
+    its neighbour. An id just before a heading (``<a name>``, a wrapper) still names it."""
+    page = (
+        "<body><h2 id='empty'></h2><h2 id='next'>Next</h2><p>t</p>"
+        "<h2 id='sub-empty'>Third</h2><h3 id='h3-empty'></h3><h2 id='last'>Last</h2><p>u</p>"
+        "<a name='before'></a><h2>Named</h2><p>v</p></body>"
+    )
+    sections = parse_article(page, "p.html").sections
+    assert [(s.heading, s.anchors) for s in sections] == [
+        ("", ["empty"]),
+        ("Next", ["next"]),
+        ("Third", ["sub-empty", "h3-empty"]),
+        ("Last", ["last"]),
+        ("Named", ["before"]),
+    ]
+
+
 def test_an_anchor_with_both_id_and_name_gives_both() -> None:
     page = "<body><h2>One</h2><p><a id='x' name='y'>here</a></p><h2>Two</h2><p>t</p></body>"
     assert parse_article(page, "p.html").sections[0].anchors == ["x", "y"]

@@ -19,7 +19,7 @@ ROOT = Path(__file__).parent.parent
 PAGE = (
     "<article><table><tr><th>Question</th><th>Section</th></tr>"
     "<tr><td>¿Cómo instalo el paquete?</td><td>Instalación</td></tr>"
-    "<tr><td>¿Dónde cambio mi nombre?</td><td>User profile</td></tr>"
+    "<tr><td>¿Dónde está mi cuenta?</td><td>User profile</td></tr>"
     "<tr><td>¿Qué hago si falla?</td><td>Troubleshooting</td></tr></table>"
     "<h2>Instalación</h2><p>Ejecute el instalador.</p>"
     "<h2>Perfil de usuario</h2><p>Cambie su nombre y su foto en la página del perfil.</p>"

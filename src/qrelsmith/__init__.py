@@ -6,13 +6,14 @@ The library API (the CLI is a thin layer over it)::
     article = qrelsmith.parse_article(html_bytes, "guides/rdp.html")
     article.sections[0].id, article.sections[0].heading
     match = qrelsmith.match_reference("ポート番号3389", article)
+    matches = qrelsmith.match_table([("ポート番号3389", [], ["RDPのポート", "3389"])], article)
     result = qrelsmith.build(["site/"], qrelsmith.Config())
 """
 
 from .article import article_queries, parse_article
 from .build import build
 from .config import Config, load_config
-from .matching import match_reference
+from .matching import match_reference, match_table
 from .models import Article, BuildResult, GoldenQuery, Match, Section
 from .version import __version__
 
@@ -28,5 +29,6 @@ __all__ = [
     "build",
     "load_config",
     "match_reference",
+    "match_table",
     "parse_article",
 ]

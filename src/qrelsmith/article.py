@@ -10,7 +10,7 @@ from .config import BuildOptions, build_options
 from .evidence import with_evidence
 from .labels import named, same_article_count
 from .layout import query_id, section_id
-from .matching import HeadingIndex, Target
+from .matching import HeadingIndex, Target, match_table
 from .models import Article, GoldenQuery, Origin, Rejected
 from .parse import Element, cleaned, dropped, parse_html, remove_element
 from .patterns import MAX_QUERY_CHARS, QUICKREF_MAX_ROWS
@@ -95,7 +95,6 @@ def article_queries(
     options = build_options(options)
     if article.table is None:
         return [], []
-    index = HeadingIndex.from_article(article)
     origin_path = article.path or article.id
     queries: list[GoldenQuery] = []
     rejected: list[Rejected] = []
@@ -110,11 +109,11 @@ def article_queries(
         )
         for row in article.table.rows[QUICKREF_MAX_ROWS:]
     ]
-    matches = index.match_rows([(row.reference, row.reference_anchors) for row in rows], options)
-    if options.semantic:  # off by default: the encoder is imported only here
-        from .semantic import resolve
-
-        matches = resolve([row.reference for row in rows], matches, article)
+    matches = match_table(
+        [(row.reference, row.reference_anchors, (row.query, row.answer)) for row in rows],
+        article,
+        options,
+    )
     for row, match in zip(rows, matches, strict=True):
         if len(row.query) > MAX_QUERY_CHARS:  # not a question a person types
             rejected.append(

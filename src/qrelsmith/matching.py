@@ -5,19 +5,27 @@ section), ``exact`` (equal after normalisation, or after dropping a bracketed pa
 "Step 2:" prefix), ``contains`` (one holds the other, on word boundaries), ``fuzzy`` (a
 word-aware similarity above a measured threshold, see ``patterns.SIMILARITY_WEIGHTS``). When an
 exact candidate exists only exact candidates compete, and an H2 beats an H3 elsewhere.
-Near-ties are ambiguous, never guessed; vague link text ("here", こちら) and sentence fragments
-("を使用") match nothing but an equal heading.
+Near-ties are ambiguous, never guessed: the margin holds against every heading compared, also
+one under the threshold, and a fuzzy winner that shares only identifiers another section's
+heading also carries ("add v4tov4" / "set v4tov4") is a tie. Vague link text ("here", こちら)
+and sentence fragments ("を使用") match nothing but an equal heading.
 
 A reference naming several sections ("A／B") yields all of them when every part matches, and
 the parts that match (flagged ``partial-reference``) when the others match nothing at all; a
-reference equal to a heading is never split ("TCP/UDP の違い" stays whole).
+reference equal to a heading is never split ("TCP/UDP の違い" stays whole). A weak separator
+(、，,) splits only into parts that are each exactly a heading; otherwise the reference is
+matched whole. A reference that matches nothing is tried once more without its bracketed
+remark ("IIS (IIS、FTP などを選択します)").
 
 The rows of one table are decided together (``HeadingIndex.match_rows``): quick-reference
 tables follow the page's order, so a monotone alignment over heading positions settles ties
 between repeated headings and takes a weaker candidate that sits where its neighbours say it
-should (rule ``order``), and rejects a fuzzy match the order contradicts.
+should (rule ``order``), and rejects a fuzzy match the order contradicts. The rows the
+headings still leave open are read against the sections' text: the row's other cells (query,
+answer) scored by BM25 over the article's sections (``content.SectionText``), rule ``content``
+(``HeadingIndex._by_content``). ``match_table`` is that decision for a table.
 
-Every match carries one ``confidence`` in 0-1 (``patterns.CONFIDENCE``).
+Every match carries one ``confidence`` in 0-1 (``patterns.MATCH_CONFIDENCE``).
 """
 
 from __future__ import annotations
@@ -32,16 +40,20 @@ from rapidfuzz import fuzz
 
 from . import patterns
 from .config import BuildOptions, build_options
+from .content import Ranked, SectionText
 from .layout import section_number
 from .models import RULE_ORDER, Article, Match, MatchRule
-from .text import comparable, heading_key, is_light_unit, tokens, units
+from .text import comparable, heading_key, is_light_unit, runs, stem, tokens, units
 
 #: Prefix marking a candidate that is an excluded section (FAQ, summary ...): a reference that
 #: lands there has no corpus target and is rejected rather than sent to a neighbour.
 EXCLUDED_MARK = "excluded:"
 
-#: Rules certain enough to fix a row's position in a table's alignment.
-CERTAIN: frozenset[str] = frozenset({"anchor", "exact"})
+#: Rules certain enough to fix a row's position in a table's alignment (one heading, no tie).
+#: Containment counts: API tables name members by a part of the heading ("data" for
+#: "basic_string_view::data"), and with only exact rows fixed such a table had no order at
+#: all (dev set: +3 right, no wrong; the sample site unchanged).
+CERTAIN: frozenset[str] = frozenset({"anchor", "exact", "contains"})
 
 #: Flags a match can carry into golden.jsonl.
 PARTIAL_FLAG = "partial-reference"
@@ -64,6 +76,8 @@ class Target:
 
 
 _DIGITS = re.compile(r"\d+")
+_IDENTIFIER = re.compile(r"[a-z][A-Z]|[_0-9]")
+_LETTER = re.compile(r"[a-z]")
 
 
 class _Form:
@@ -95,6 +109,16 @@ class _Form:
         return frozenset(units(self.text))
 
     @cached_property
+    def identifiers(self) -> frozenset[str]:
+        """The units that are identifiers: a word of letters with digits, an underscore or an
+        inner capital as written ("v4tov4", "IAsyncAction", "max_size")."""
+        return frozenset(
+            stem(run, written)
+            for kind, run, written in runs(self.text)
+            if kind == "word" and _IDENTIFIER.search(written) and _LETTER.search(run)
+        )
+
+    @cached_property
     def digits(self) -> tuple[str, ...]:
         """The runs of digits, in order: spacing and identifiers split by machine translation
         ("Sid::P reW2KAccess") keep them."""
@@ -114,12 +138,17 @@ _OPENINGS = tuple(pair[0] for pair in _BRACKET_PAIRS)
 def _stripped_key(plain: str) -> str:
     """``plain`` (comparable text) without bracketed parts and without a name prefix, as the
     joined tokens."""
+    return "".join(tokens(_stripped_text(plain)))
+
+
+def _stripped_text(plain: str) -> str:
+    """``plain`` without bracketed parts and without a name prefix."""
     without = patterns.NAME_PREFIX.sub("", plain)
     for opening, closing in _BRACKET_PAIRS:
         while opening in without and closing in without.split(opening, 1)[1]:
             head, rest = without.split(opening, 1)
             without = head + " " + rest.split(closing, 1)[1]
-    return "".join(tokens(without))
+    return without
 
 
 @dataclass(slots=True)
@@ -130,6 +159,9 @@ class _Outcome:
     target: Target | None = None
     tied: list[Target] = field(default_factory=list)
     weak: list[tuple[float, Target]] = field(default_factory=list)
+    #: every section's best similarity, best first (fuzzy stage only): what "clearly ahead"
+    #: is measured against
+    ranked: list[tuple[float, Target]] = field(default_factory=list)
 
 
 class HeadingIndex:
@@ -266,13 +298,15 @@ class HeadingIndex:
             return _Outcome(Match(section_ids=linked, rule="anchor", confidence=1.0), target=target)
         if not heading_key(reference):
             return _Outcome(Match(reason="empty"))
-        whole = self._match_part(reference, options, fuzzy)
+        strong = [s for s in options.reference_separators if s not in patterns.WEAK_SEPARATORS]
+        weak = [s for s in options.reference_separators if s in patterns.WEAK_SEPARATORS]
+        whole = self._match_listed(reference, weak, options, fuzzy)
         if whole.match.rule == "exact":
             return whole
-        parts = split_reference(reference, options.reference_separators)
+        parts = split_reference(reference, strong)
         if len(parts) < 2:
             return whole
-        outcomes = [self._match_part(part, options, fuzzy) for part in parts]
+        outcomes = [self._match_listed(part, weak, options, fuzzy) for part in parts]
         matched = [o.match for o in outcomes if o.match.section_ids]
         if len(matched) == len(outcomes):
             return _Outcome(_combine(matched))
@@ -282,6 +316,29 @@ class HeadingIndex:
         if matched and all(m.reason == "unmatched" and not m.candidates for m in failed):
             return _Outcome(_combine(matched, flags=[PARTIAL_FLAG]))
         return whole if whole.match.section_ids else _Outcome(failed[0])
+
+    def _match_listed(
+        self, text: str, weak: Sequence[str], options: BuildOptions, fuzzy: bool
+    ) -> _Outcome:
+        """``text`` as one reference, unless a weak separator splits it into parts that are
+        each exactly a heading (``patterns.WEAK_SEPARATORS``)."""
+        whole = self._match_part(text, options, fuzzy)
+        if whole.match.rule == "exact":
+            return whole
+        if whole.match.reason == "unmatched" and not whole.match.candidates:
+            # a bracketed remark ("IIS (IIS、FTP などを選択します)") names no section
+            remark_free = _stripped_text(text).strip()
+            if remark_free != text.strip() and heading_key(remark_free):
+                whole = self._match_part(remark_free, options, fuzzy)
+                if whole.match.section_ids:
+                    return whole
+        parts = split_reference(text, weak)
+        if len(parts) < 2:
+            return whole
+        outcomes = [self._match_part(part, options, fuzzy) for part in parts]
+        if all(o.match.rule == "exact" for o in outcomes):
+            return _Outcome(_combine([o.match for o in outcomes]))
+        return whole
 
     def _by_anchor(self, anchors: Sequence[str]) -> list[str]:
         found: list[str] = []
@@ -297,11 +354,11 @@ class HeadingIndex:
         reference = _form(text)
         if not reference.key:
             return _Outcome(Match(reason="empty"))
+        exact = self._by_key.get(reference.key)
+        if exact:  # before the vague guard: a heading may literally be "詳細"
+            return self._decide_exact(exact, "exact", patterns.MATCH_CONFIDENCE["exact"])
         if " ".join(reference.plain.split()).strip(" .:：。!！") in patterns.VAGUE_REFERENCES:
             return _Outcome(Match(reason="vague"))
-        exact = self._by_key.get(reference.key)
-        if exact:
-            return self._decide_exact(exact, "exact", patterns.MATCH_CONFIDENCE["exact"])
         stripped = (
             sorted(
                 {
@@ -340,10 +397,12 @@ class HeadingIndex:
         # the reference adds may name another section ("... con implementación rápida
         # deshabilitada" holds the heading "... con implementación rápida").
         scored = []
+        rivals = []  # every heading compared, whatever its recall: the margin holds against all
         for i in range(len(self.targets)):
             if not _same_numbers(reference, self.forms[i]):
                 continue
             score, recall = self.similarity(reference, i)
+            rivals.append((score, i))
             if recall >= patterns.MIN_RECALL or _heading_inside(reference, self.forms[i]):
                 scored.append((score, i))
         weak = [
@@ -351,11 +410,38 @@ class HeadingIndex:
         ]
         strong = [(s, i) for s, i in scored if s >= options.fuzzy_threshold]
         if not strong:
-            return _Outcome(Match(reason="unmatched"), weak=weak)
+            ranked = [(score, self.targets[i]) for score, i in self._ranked(rivals)]
+            return _Outcome(Match(reason="unmatched"), weak=weak, ranked=ranked)
         top = patterns.MATCH_CONFIDENCE["fuzzy_max"]
-        outcome = self._best(strong, "fuzzy", options, lambda s: round(min(s, top), 4))
+        outcome = self._best(strong, "fuzzy", options, lambda s: round(min(s, top), 4), rivals)
+        if outcome.target is not None:
+            outcome = self._identifier_tie(reference, outcome)
         outcome.weak = weak
         return outcome
+
+    def _identifier_tie(self, reference: _Form, outcome: _Outcome) -> _Outcome:
+        """A fuzzy winner that shares nothing with the reference but identifiers another
+        section's heading also carries decides nothing: "add v4tov4" is no more "set v4tov4"
+        than "v4tov4 を追加します"."""
+        chosen = outcome.target
+        assert chosen is not None
+        position = chosen.position
+        shared = reference.units & self.forms[position].units
+        if not shared or not shared <= reference.identifiers:
+            return outcome
+        others = [
+            i
+            for i, form in enumerate(self.forms)
+            if self.targets[i].target_id != chosen.target_id and shared <= form.units
+        ]
+        if not others:
+            return outcome
+        tied = sorted([position, *others], key=lambda i: self.targets[i].position)
+        return _Outcome(
+            Match(reason="ambiguous", candidates=sorted({self.targets[i].heading for i in tied})),
+            tied=[self.targets[i] for i in tied],
+            weak=outcome.weak,
+        )
 
     def _decide_exact(self, found: list[int], rule: MatchRule, confidence: float) -> _Outcome:
         """One section among the exact candidates wins; an H2 beats an H3 elsewhere."""
@@ -372,17 +458,32 @@ class HeadingIndex:
         rule: MatchRule,
         options: BuildOptions,
         confidence_of: Callable[[float], float],
+        rivals: Sequence[tuple[float, int]] = (),
     ) -> _Outcome:
-        """The best-scoring section, unless another scores within the margin of it."""
+        """The best-scoring section, unless another scores within the margin of it: among the
+        candidates, or among ``rivals`` (headings that are no candidate themselves, under the
+        threshold or short of recall, still make a near-tie)."""
+        ranked = self._ranked(scored)
+        top_score, _ = ranked[0]
+        close = [i for s, i in ranked if top_score - s < options.ambiguity_margin]
+        if rivals:
+            taken = {self.targets[i].target_id for i in close}
+            close += [
+                i
+                for s, i in self._ranked(rivals)
+                if top_score - s < options.ambiguity_margin
+                and self.targets[i].target_id not in taken
+            ]
+        return self._settle(close, rule, confidence_of(top_score))
+
+    def _ranked(self, scored: Iterable[tuple[float, int]]) -> list[tuple[float, int]]:
+        """Each section's best (score, heading), best first (the earlier heading on a tie)."""
         best: dict[str, tuple[float, int]] = {}
         for score, i in scored:
             held = best.get(self.targets[i].target_id)
             if held is None or score > held[0]:
                 best[self.targets[i].target_id] = (score, i)
-        ranked = sorted(best.values(), key=lambda si: (-si[0], self.targets[si[1]].position))
-        top_score, _ = ranked[0]
-        close = [i for s, i in ranked if top_score - s < options.ambiguity_margin]
-        return self._settle(close, rule, confidence_of(top_score))
+        return sorted(best.values(), key=lambda si: (-si[0], self.targets[si[1]].position))
 
     def _settle(self, found: list[int], rule: MatchRule, confidence: float) -> _Outcome:
         """Accept when one section remains; repeated headings (the same H2 name) take the
@@ -409,16 +510,51 @@ class HeadingIndex:
     # ----------------------------------------------------------------- a table's rows
 
     def match_rows(
-        self, rows: Sequence[tuple[str, Sequence[str]]], options: BuildOptions | None = None
+        self,
+        rows: Sequence[tuple[str, Sequence[str]]],
+        options: BuildOptions | None = None,
+        cells: Sequence[Sequence[str]] = (),
+        content: Callable[[], SectionText] | None = None,
     ) -> list[Match]:
         """Match the references of one table together, using the page's order.
 
         ``rows`` are (reference text, linked #ids) in table order. Rows whose match is certain
-        (anchor, or exact to one heading) fix positions; when most of them follow the page's
-        order, each other row is read against the two fixed rows around it (see the module doc).
+        (anchor, exact or contained, to one heading) fix positions; when most of them follow
+        the page's order, each other row is read against the two fixed rows around it (see the
+        module doc).
+        ``cells`` (each row's other cells: query, answer) and ``content`` (the article's
+        section text, built on first use) let the rows the headings leave open be settled by
+        what the sections say (rule ``content``, see ``_by_content``).
         """
         options = build_options(options)
         outcomes = [self._outcome(text, anchors, options, True) for text, anchors in rows]
+        brackets = self._brackets(outcomes)
+        results: list[Match] = []
+        for i, outcome in enumerate(outcomes):
+            bracket = brackets.get(i)
+            if bracket is None:
+                results.append(outcome.match)
+            else:
+                low, high = bracket
+                results.append(self._in_order(outcome, low, high, options.ambiguity_margin))
+        if content is None or not cells:
+            return results
+        text: SectionText | None = None
+        for i, (outcome, result) in enumerate(zip(outcomes, results, strict=True)):
+            row_cells = [c for c in (cells[i] if i < len(cells) else ()) if c.strip()]
+            if result.section_ids or result.reason not in ("unmatched", "ambiguous"):
+                continue
+            if not row_cells or any(c.startswith(EXCLUDED_MARK) for c in result.candidates):
+                continue
+            text = text if text is not None else content()
+            decided = self._by_content(outcome, result, brackets.get(i), text.rank(row_cells))
+            if decided is not None:
+                results[i] = decided
+        return results
+
+    def _brackets(self, outcomes: Sequence[_Outcome]) -> dict[int, tuple[int | None, int | None]]:
+        """For each row the order reads (not a fixed row itself), the positions of the fixed
+        rows before and after it; empty when the table does not follow the page."""
         certain = {
             i: outcome.target.position
             for i, outcome in enumerate(outcomes)
@@ -426,18 +562,85 @@ class HeadingIndex:
         }
         chain = _longest_ordered(sorted(certain.items()))
         if len(certain) < 2 or len(chain) < patterns.ORDER_MIN_SHARE * len(certain):
-            return [o.match for o in outcomes]
-        results: list[Match] = []
-        for i, outcome in enumerate(outcomes):
+            return {}
+        brackets: dict[int, tuple[int | None, int | None]] = {}
+        fixed = set(chain)
+        for i in range(len(outcomes)):
+            if i in fixed:
+                continue
             before = [certain[j] for j in chain if j < i]
             after = [certain[j] for j in chain if j > i]
-            if i in chain:
-                results.append(outcome.match)
-            else:
-                low = before[-1] if before else None
-                high = after[0] if after else None
-                results.append(self._in_order(outcome, low, high, options.ambiguity_margin))
-        return results
+            brackets[i] = (before[-1] if before else None, after[0] if after else None)
+        return brackets
+
+    def _by_content(
+        self,
+        outcome: _Outcome,
+        result: Match,
+        bracket: tuple[int | None, int | None] | None,
+        content: Ranked,
+    ) -> Match | None:
+        """A row the headings leave open, settled by its cells' text (``content``: every
+        section of the article ranked by BM25 against the row's query and answer).
+
+        - a near-tie (ambiguous): content must rank one of the tied sections first among all
+          the article's sections, ``CONTENT_TIE_RATIO`` ahead of the runner-up;
+        - a weak candidate (under the threshold, ``CONTENT_AHEAD_MARGIN`` ahead of every
+          other section's heading): content must rank it first, ``CONTENT_WEAK_RATIO`` ahead;
+          a weak candidate content does not rank first keeps the row open;
+        - no heading candidate: content's first section (among all the article's) is taken
+          when it lies between the row's fixed neighbours (at most
+          ``CONTENT_ORDER_MAX_SECTIONS`` sections) and is ``CONTENT_ORDER_RATIO`` ahead of every
+          other section between them, or anywhere when it is ``CONTENT_ALONE_RATIO`` ahead of
+          every other section.
+
+        Anything else stays open. The confidence sits under every fuzzy match's.
+        """
+        top = content.top
+        if top is None:
+            return None
+        ratio = content.ratio()
+        if result.reason == "ambiguous":
+            tied = [t for t in outcome.tied if not t.excluded]
+            if bracket is not None:  # the order narrows the tie when it can
+                within = [t for t in tied if _within(t, bracket)]
+                tied = within or tied
+            chosen = next((t for t in tied if t.target_id == top), None)
+            if chosen is None or ratio < patterns.CONTENT_TIE_RATIO:
+                return None
+            return _accept(chosen, "content", _content_confidence(ratio), [])
+        if result.candidates:  # unmatched, yet naming something (an excluded section)
+            return None
+        if outcome.weak:
+            best_score, best = max(outcome.weak, key=lambda st: (st[0], -st[1].position))
+            runner_up = next((s for s, t in outcome.ranked if t.target_id != best.target_id), 0.0)
+            if best.target_id != top:
+                return None  # the headings' best guess and the text disagree: stay open
+            if (
+                best_score - runner_up >= patterns.CONTENT_AHEAD_MARGIN
+                and ratio >= patterns.CONTENT_WEAK_RATIO
+            ):
+                return _accept(best, "content", _content_confidence(ratio), [])
+        chosen = self._section_target(top)
+        if chosen is None:
+            return None
+        low, high = bracket if bracket is not None else (None, None)
+        if low is not None and high is not None:
+            between = {t.target_id for t in self.targets[low : high + 1]}
+            ahead = _ratio_among(content, between)
+            if (
+                len(between) <= patterns.CONTENT_ORDER_MAX_SECTIONS
+                and top in between
+                and ahead >= patterns.CONTENT_ORDER_RATIO
+            ):
+                return _accept(chosen, "content", _content_confidence(ahead), [])
+        if ratio >= patterns.CONTENT_ALONE_RATIO:
+            return _accept(chosen, "content", _content_confidence(ratio), [])
+        return None
+
+    def _section_target(self, section_id: str) -> Target | None:
+        """The H2 heading of a section (its first target)."""
+        return next((t for t in self.targets if t.target_id == section_id), None)
 
     def _in_order(
         self, outcome: _Outcome, low: int | None, high: int | None, margin: float
@@ -488,6 +691,28 @@ class HeadingIndex:
         score, target = ranked[0]
         confidence = round(min(score, patterns.MATCH_CONFIDENCE["order_max"]), 4)
         return _accept(target, "order", confidence, [])
+
+
+def _within(target: Target, bracket: tuple[int | None, int | None]) -> bool:
+    low, high = bracket
+    return (low is None or low <= target.position) and (high is None or target.position <= high)
+
+
+def _ratio_among(content: Ranked, sections: set[str]) -> float:
+    """How far the best of ``sections`` is ahead of the next best of them (inf when alone)."""
+    scores = [score for section_id, score in content.scores if section_id in sections]
+    if not scores or scores[0] <= 0:
+        return 0.0
+    return scores[0] / scores[1] if len(scores) > 1 and scores[1] > 0 else math.inf
+
+
+def _content_confidence(ratio: float) -> float:
+    """From ``content_min`` at the least ratio accepted to ``content_max`` as the runner-up
+    fades (ratio to infinity): always under every fuzzy match."""
+    low, high = patterns.MATCH_CONFIDENCE["content_min"], patterns.MATCH_CONFIDENCE["content_max"]
+    least = min(patterns.CONTENT_TIE_RATIO, patterns.CONTENT_WEAK_RATIO)
+    share = 1.0 if math.isinf(ratio) else max(0.0, 1 - least / ratio)
+    return round(low + (high - low) * share, 4)
 
 
 def _reference_inside(reference: _Form, heading: _Form) -> bool:
@@ -594,3 +819,29 @@ def match_reference(
 ) -> Match:
     """Match a section reference against an article's headings (see the module doc)."""
     return HeadingIndex.from_article(article).match(reference, anchors, options)
+
+
+def match_table(
+    rows: Sequence[tuple[str, Sequence[str], Sequence[str]]],
+    article: Article,
+    options: BuildOptions | None = None,
+) -> list[Match]:
+    """The build's decision for one table: one Match per row, in table order.
+
+    ``rows`` are (reference text, linked #ids, the row's other cells: query, answer). The
+    rows are decided together (``HeadingIndex.match_rows``: the page's order, then the
+    sections' text for the rows the headings leave open), then, with ``options.semantic``,
+    by the optional sentence encoder for the rows still open (``semantic.resolve``).
+    """
+    options = build_options(options)
+    index = HeadingIndex.from_article(article)
+    references = [(reference, anchors) for reference, anchors, _ in rows]
+    cells = [[c for c in other if c != reference] for reference, _, other in rows]
+    matches = index.match_rows(
+        references, options, cells=cells, content=lambda: SectionText.from_article(article)
+    )
+    if options.semantic:  # off by default: the encoder is imported only here
+        from .semantic import resolve
+
+        matches = resolve([reference for reference, _, _ in rows], matches, article)
+    return matches

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-MatchRule = Literal["anchor", "exact", "contains", "fuzzy", "order", "semantic"]
+MatchRule = Literal["anchor", "exact", "contains", "fuzzy", "order", "content", "semantic"]
 #: unmatched: no heading is close enough; ambiguous: two sections tie; empty: no reference or
 #: query text; vague: link text that names no section ("here", こちら); out-of-order: a fuzzy
 #: match the table's order contradicts; too_long: a query no person types.
@@ -20,7 +20,9 @@ RejectReason = Literal[
 ]
 
 #: Strongest rule first; a query whose reference has several parts reports its weakest rule.
-RULE_ORDER: tuple[MatchRule, ...] = ("anchor", "exact", "contains", "fuzzy", "order", "semantic")
+RULE_ORDER: tuple[MatchRule, ...] = (
+    "anchor", "exact", "contains", "fuzzy", "order", "content", "semantic",
+)  # fmt: skip
 #: Rules of an option that is off by default: counted in report.json only when they decided.
 OPTIONAL_RULES: frozenset[MatchRule] = frozenset({"semantic"})
 

@@ -319,6 +319,12 @@ QUICKREF_MAX_SECTION = 2
 #: only split when the whole reference matches no heading.
 REFERENCE_SEPARATORS: tuple[str, ...] = ("／", " / ", "、", "；", ";", " | ", "，", ", ")
 
+#: Of those, the weak ones: a comma joins the words of one name as often as two names
+#: ("Cliente, servidor, bidireccional" names one section, the streaming one). A reference is
+#: split at a weak separator only when every part is then exactly a heading; otherwise the
+#: whole reference is matched as one. Strong separators ("／", " / " ...) split as before.
+WEAK_SEPARATORS: frozenset[str] = frozenset({"、", "，", ", "})
+
 #: Brackets removed before comparing a reference with a heading.
 BRACKETS = "()（）[]［］{}｛｝「」『』【】〈〉《》<>＜＞\"'“”‘’"
 
@@ -375,8 +381,9 @@ ORDER_MIN_SHARE = 0.8
 ORDER_MAX_SECTIONS = 3
 
 #: Rules that decide by resemblance rather than by the heading's name: the audit's ``fuzzy``
-#: stratum, and the matches ``check`` looks at for a near-tie.
-GUESSED_RULES: tuple[str, ...] = ("fuzzy", "order")
+#: stratum (``content`` has its own, first), and the matches ``check`` looks at for a near-tie
+#: (a content label's headings usually are one: that is why the text was read).
+GUESSED_RULES: tuple[str, ...] = ("fuzzy", "order", "content")
 
 #: Confidence (0-1, one scale for every rule; golden.jsonl ``confidence``): an in-page link and
 #: an exact heading are near certain; an exact match after dropping a bracketed part or a
@@ -390,7 +397,31 @@ MATCH_CONFIDENCE: dict[str, float] = {
     "contains_min": 0.8,
     "fuzzy_max": 0.79,
     "order_max": 0.7,
+    "content_max": 0.54,
+    "content_min": 0.45,
 }
+
+#: Content evidence (matching ``content`` rule, content.py): a row's cells (query, answer)
+#: scored by BM25 against the article's sections. It settles only rows the headings leave
+#: open: a near-tie when content ranks one tied section first by CONTENT_TIE_RATIO (best /
+#: runner-up among all the sections), a weak heading candidate (ORDER_THRESHOLD or more,
+#: CONTENT_AHEAD_MARGIN ahead of every other section's heading) when content ranks it first
+#: by CONTENT_WEAK_RATIO. Chosen on the dev set (benchmarks/README.md): the lowest ratios
+#: that cost no precision there nor on the sample site.
+CONTENT_TIE_RATIO = 1.5
+CONTENT_WEAK_RATIO = 1.5
+CONTENT_AHEAD_MARGIN = AMBIGUITY_MARGIN
+#: ... and a row with no heading candidate at all: content's first section (among all the
+#: article's) when it lies between the row's fixed neighbours, at most
+#: CONTENT_ORDER_MAX_SECTIONS sections, and is CONTENT_ORDER_RATIO ahead of every other section
+#: between them; or anywhere when CONTENT_ALONE_RATIO ahead of every other section (on the dev
+#: set the right ones were 34x ahead or alone, the first wrong one 3.6x: 10 sits between them
+#: with room on both sides). The bracket is wider than the order rule's ORDER_MAX_SECTIONS: here
+#: the text chooses and the order only confirms; on the dev set widths 8, 12, 20 and unlimited
+#: added no wrong row, and 8 keeps the confirmation narrow (3: 1,253 right, 5: 1,258, 8: 1,265).
+CONTENT_ORDER_RATIO = 1.5
+CONTENT_ORDER_MAX_SECTIONS = 8
+CONTENT_ALONE_RATIO = 10.0
 
 #: The optional semantic fallback (semantic.py, ``[build] semantic``): rows left with these
 #: reasons are tried; vague link text and fragments name nothing, out-of-order rows were
@@ -483,8 +514,16 @@ LOW_CONFIDENCE = 0.75
 #: audit/sample.py for the strata; they are named here, in the order a query is tried). The
 #: seed's two wrong labels out of 40 were a weak fuzzy match and a two-section reference; 3-4x
 #: puts about half of a 40-row sample into those strata on the sample site while leaving 15+
-#: plain rows.
-OVERSAMPLE: dict[str, float] = {"low_confidence": 4.0, "fuzzy": 3.0, "multi": 3.0, "plain": 1.0}
+#: plain rows. Content labels (matching's ``content`` rule) form their own stratum, first, at
+#: the highest rate: the rule settles rows the headings could not, and only a review shows how
+#: it does on a site.
+OVERSAMPLE: dict[str, float] = {
+    "content": 4.0,
+    "low_confidence": 4.0,
+    "fuzzy": 3.0,
+    "multi": 3.0,
+    "plain": 1.0,
+}
 
 #: The precision assumed when telling the reviewer how wide the interval will be: the seed's
 #: 38 right out of 40. The worst case (0.5) is printed beside it.

@@ -210,7 +210,11 @@ def split_sections(
             if not part.isspace():
                 pending_ids = []
         elif part.startswith("#"):
-            pending_ids.append(part[1:])
+            # an id inside a heading is that heading's own, even when the heading is empty:
+            # only ids met between headings ("<section id=x><h2>", "<a name=x></a><h2>")
+            # wait for the next one
+            if not headings:
+                pending_ids.append(part[1:])
             if current is not None:
                 current.anchors.append(part[1:])
         elif part.startswith("H"):

@@ -27,10 +27,12 @@ from .stats import effective_size, wilson_half_width
 
 #: The drawn sample, in ``DIR/audit/``: written last, after the sheets it describes.
 
-#: Strata, each query in the first that fits it. ``low_confidence``: a label below the
-#: configured confidence, whatever its rule; ``fuzzy``: the other fuzzy and order matches;
-#: ``multi``: several named sections (the seed's missed "A／B" label); ``plain``: one section
-#: found by anchor, exact or contains. Named, in this order, by ``patterns.OVERSAMPLE``.
+#: Strata, each query in the first that fits it. ``content``: a label the sections' text
+#: decided where the headings did not (rule ``content``), the newest and least proven rule;
+#: ``low_confidence``: a label below the configured confidence, whatever its rule; ``fuzzy``:
+#: the other fuzzy and order matches; ``multi``: several named sections (the seed's missed
+#: "A／B" label); ``plain``: one section found by anchor, exact or contains. Named, in this
+#: order, by ``patterns.OVERSAMPLE``.
 STRATA: tuple[str, ...] = tuple(OVERSAMPLE)
 
 #: Strata of ``draw_sample``'s priority rows: queries to review again after a change of the
@@ -59,6 +61,8 @@ def sample_summary(sample: AuditSample) -> str:
 
 def stratum_of(query: GoldenQuery, low_confidence: float) -> str:
     """The stratum a query belongs to (the first of STRATA that fits)."""
+    if query.match == "content":
+        return "content"
     if query.confidence < low_confidence:
         return "low_confidence"
     if query.match in GUESSED_RULES:
