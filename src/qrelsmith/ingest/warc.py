@@ -1,10 +1,8 @@
-"""WARC crawls -> pages: the HTML responses of a ``.warc`` or ``.warc.gz``, damage and all.
+"""WARC crawls -> pages: the HTML responses of a ``.warc`` or ``.warc.gz`` (``read_warc``).
 
-The records are framed here (each gzip member inflated on its own, each record cut at its
-Content-Length) and warcio parses one record at a time, so no damage can make it skip the
-records after it. Bytes that cannot be read become one error Page naming their byte range, and
-reading resumes at the next record: gzip members are independent, and a record starts with
-``WARC/1.``.
+Damage costs only the bytes it spoils: the records are framed here, and bytes that cannot be
+read are one error Page naming their byte range, reading resuming at the next record. The
+sizes and marks this relies on are the constants below, each with its reason.
 """
 
 from __future__ import annotations
