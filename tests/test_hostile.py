@@ -439,7 +439,7 @@ def test_no_regex_of_ours_is_quadratic_on_long_runs() -> None:
         "parse",
         "matching",
         "patterns",
-        "ingest",
+        "ingest.ids",
         "evaluate.check",
         "buildfolder",
         "audit.sheet",
