@@ -10,7 +10,12 @@ from pathlib import Path
 import pytest
 
 from audit_helpers import fresh_build, run
-from qrelsmith.audit.agreement import cohen_kappa, krippendorff_alpha_nominal
+from qrelsmith.audit.agreement import (
+    ORDERED_VERDICTS,
+    cohen_kappa,
+    krippendorff_alpha_nominal,
+    krippendorff_alpha_ordinal,
+)
 from qrelsmith.audit.apply import FLAG_DISPUTED, consensus
 from qrelsmith.audit.verdicts import Review, Verdict
 from test_audit_apply import filled, golden
@@ -29,6 +34,29 @@ PAPER = [
 def test_alpha_matches_krippendorffs_worked_example() -> None:
     units = [list(column) for column in zip(*PAPER, strict=True)]
     assert krippendorff_alpha_nominal(units) == pytest.approx(0.743421052631579)
+
+
+def test_ordinal_alpha_matches_krippendorffs_worked_example() -> None:
+    # the same paper gives alpha = 0.815 for the example read as ordinal data
+    units = [list(column) for column in zip(*PAPER, strict=True)]
+    assert round(krippendorff_alpha_ordinal(units, [1, 2, 3, 4, 5]), 3) == 0.815
+    # the labels' order matters: read backwards it is the same scale, shuffled it is not
+    assert krippendorff_alpha_ordinal(units, [5, 4, 3, 2, 1]) == pytest.approx(
+        krippendorff_alpha_ordinal(units, [1, 2, 3, 4, 5])
+    )
+    assert round(krippendorff_alpha_ordinal(units, [3, 1, 5, 2, 4]), 3) != 0.815
+
+
+def test_ordinal_alpha_of_verdicts_weighs_far_disagreements_more() -> None:
+    near = [["correct", "partly"]] + [["correct", "correct"], ["wrong", "wrong"]] * 5
+    far = [["correct", "wrong"]] + [["correct", "correct"], ["wrong", "wrong"]] * 5
+    partly = [["partly", "partly"]]
+    near_alpha = krippendorff_alpha_ordinal(near + partly, ORDERED_VERDICTS)
+    far_alpha = krippendorff_alpha_ordinal(far + partly, ORDERED_VERDICTS)
+    assert far_alpha < near_alpha < 1.0
+    # "unsure" has no place on the scale; all the same verdict is undefined
+    assert math.isnan(krippendorff_alpha_ordinal([["unsure", "correct"]], ORDERED_VERDICTS))
+    assert math.isnan(krippendorff_alpha_ordinal([["correct", "correct"]] * 3, ORDERED_VERDICTS))
 
 
 def test_kappa_by_hand() -> None:
@@ -140,6 +168,7 @@ def test_reviewers_naming_different_sections_still_count_the_label_wrong(
     out = capsys.readouterr().out
     # the agreement is about verdicts: every reviewer said the same
     assert "Krippendorff's alpha (nominal) 1.000" in out
+    assert "Krippendorff's alpha (ordinal: wrong < partly < correct)" in out
     if reviewers == 2:
         assert "Cohen's kappa               1.000" in out
     # precision counts the row as wrong, as each file alone does

@@ -196,6 +196,15 @@ class EvalOptions(_Options):
     seed: int = patterns.EVAL_SEED
     bootstrap_samples: int = Field(default=patterns.BOOTSTRAP_SAMPLES, ge=100)
     permutation_rounds: int = Field(default=patterns.PERMUTATION_ROUNDS, ge=100)
+    subsets: int = Field(
+        default=patterns.STABILITY_SUBSETS, ge=1, description="subsets per size of --sizes"
+    )
+    subset_resamples: int = Field(
+        default=patterns.STABILITY_RESAMPLES, ge=100, description="bootstrap of each subset"
+    )
+    subset_rounds: int = Field(
+        default=patterns.STABILITY_ROUNDS, ge=100, description="permutation test of each subset"
+    )
     measures: list[str] = Field(
         default_factory=lambda: list(patterns.EVAL_MEASURES),
         min_length=1,

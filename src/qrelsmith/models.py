@@ -412,6 +412,68 @@ class MeasureSummary(Record):
     cluster_high: float
 
 
+class StabilityRow(Record):
+    """One run x measure x set size of `eval --sizes`: how far its mean moves over subsets."""
+
+    run: str
+    measure: str
+    n: int = Field(description="queries per subset (whole articles hold n on average)")
+    subsets: int
+    mean: float = Field(description="mean over the subsets of their means")
+    low: float = Field(description="2.5 % point of the subsets' means")
+    high: float = Field(description="97.5 % point of the subsets' means")
+    width: float = Field(description="mean width of the subsets' 95 % bootstrap intervals")
+    swap_rate: float | None = Field(
+        default=None,
+        description="share of subsets whose mean difference to the first run has the sign "
+        "opposite to the full set's (null for the first run)",
+    )
+    wrong_call_rate: float | None = Field(
+        default=None,
+        description="share of subsets whose permutation test (p < 0.05) calls the opposite "
+        "direction (null for the first run)",
+    )
+
+
+class QueriesNeeded(Record):
+    """`eval --need DELTA`: one compared pair x measure."""
+
+    measure: str
+    run_a: str
+    run_b: str
+    queries: int
+    sd: float = Field(description="standard deviation of the per-query differences B - A")
+    delta: float
+    queries_needed: int = Field(
+        description="ceil(((z_0.975 + z_0.80) * sd / delta)^2): 95 % confidence, 80 % power"
+    )
+    detectable: float = Field(
+        description="(z_0.975 + z_0.80) * sd / sqrt(queries): detectable with these queries"
+    )
+
+
+class CurvePoint(Record):
+    """`eval --curve`: one run's recall at one cut-off."""
+
+    run: str
+    k: int
+    measure: str
+    mean: float
+
+
+class GroupSummary(Record):
+    """`eval --by`: one group of queries x run x measure."""
+
+    by: str
+    group: str
+    queries: int
+    run: str
+    measure: str
+    mean: float
+    low: float = Field(description="95 % bootstrap interval over the group's queries")
+    high: float
+
+
 class EvalReport(Record):
     """Everything `qrelsmith eval` computes; its --json output."""
 
@@ -426,6 +488,10 @@ class EvalReport(Record):
         default=None, description="run -> measure -> qid -> value, with --per-query"
     )
     warnings: list[str] = Field(default_factory=list)
+    stability: list[StabilityRow] = Field(default_factory=list, description="with --sizes")
+    needed: list[QueriesNeeded] = Field(default_factory=list, description="with --need")
+    curve: list[CurvePoint] = Field(default_factory=list, description="with --curve")
+    groups: list[GroupSummary] = Field(default_factory=list, description="with --by")
 
 
 class Signal(Record):

@@ -52,7 +52,8 @@ AGREE_EPILOG = """example:
   qrelsmith audit agree out alice.csv bob.csv carol.csv
 
 Agreement between reviewers of the same sample: Cohen's kappa (two reviewers) and
-Krippendorff's alpha (nominal, any number), and the rows they judged differently. Writes nothing."""
+Krippendorff's alpha (nominal, any number; and ordinal, the verdicts ordered wrong < partly <
+correct, unsure left out), and the rows they judged differently. Writes nothing."""
 
 
 def register(subparsers: Any) -> None:  # argparse._SubParsersAction
