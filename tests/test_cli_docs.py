@@ -210,6 +210,32 @@ def test_an_interrupt_exits_130(
     assert capsys.readouterr().err == "error: interrupted\n"
 
 
+def test_docs_review_transcripts_print_what_they_show(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """docs/review.md's console lines, run in order: each prints what the page shows under it
+    (a line shown without output only has to succeed)."""
+    text = (ROOT / "docs" / "review.md").read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for name in ("samples", "tests"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    lines = text.splitlines()
+    commands = [i for i, line in enumerate(lines) if line.startswith("$ qrelsmith ")]
+    assert len(commands) >= 3
+    for start in commands:
+        argv = lines[start].split("#", 1)[0].split()[2:]
+        shown = []
+        for line in lines[start + 1 :]:
+            if line.startswith(("$ ", "```")):
+                break
+            shown.append(line)
+        capsys.readouterr()
+        assert main(argv) == 0, lines[start]
+        captured = capsys.readouterr()
+        if shown:
+            assert captured.out + captured.err == "\n".join(shown) + "\n", lines[start]
+
+
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "qrelsmith"
 
 

@@ -360,6 +360,39 @@ def test_validate_counts_one_problem_in_the_singular(
     assert captured.err.startswith(f"error: 1 problem in {broken}")
 
 
+def test_eval_on_one_article_warns_that_the_article_interval_cannot_be_computed(
+    tmp_path: Path, runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "one"
+    shutil.copytree(BUILD, folder)
+    qrels = (folder / "qrels.trec").read_text(encoding="utf-8").splitlines()
+    one = [line for line in qrels if line.startswith("ja/rdp-port.html#")]
+    assert 0 < len(one) < len(qrels)
+    (folder / "qrels.trec").write_text("\n".join(one) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["eval", str(folder), str(runs["bm25"]), str(runs["tfidf"])]) == 0
+    printed = capsys.readouterr()
+    assert "come from one article: the interval over articles [a] cannot be computed" in (
+        printed.err
+    )
+    rows = [line for line in printed.out.splitlines() if line.startswith("bm25 ")]
+    assert rows and all(line.endswith("n/a") for line in rows)
+    assert "CI95[a]" not in printed.out  # the paired comparisons give none either
+
+
+def test_baseline_on_a_build_without_queries_says_no_queries(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "empty"
+    shutil.copytree(BUILD, folder)
+    (folder / "queries.tsv").write_text("", encoding="utf-8")
+    (folder / "golden.jsonl").write_text("", encoding="utf-8")
+    assert main(["baseline", str(folder), "--out", str(tmp_path / "run.trec")]) == 1
+    err = capsys.readouterr().err
+    assert "no queries (queries.tsv and golden.jsonl hold none)" in err
+    assert not (tmp_path / "run.trec").exists()
+
+
 def _align(tmp_path: Path, chunks: list[dict[str, str]], out: Path) -> int:
     path = tmp_path / "chunks.jsonl"
     path.write_text("".join(json.dumps(c) + "\n" for c in chunks), encoding="utf-8")

@@ -141,6 +141,8 @@ def _sample(args: argparse.Namespace, options: AuditOptions) -> int:
             f"{'verdict' if unapplied == 1 else 'verdicts'} no 'audit apply' has read; "
             "apply them first or pass --force to draw anew"
         )
+    if not build.queries:  # a page of live buttons over nothing would look like a sample
+        raise DataError(f"{build.folder / GOLDEN}: no queries to sample")
     first, carried = review_plan(build)  # qrelsmith diff's re-review list, carried verdicts
     sample = draw_sample(
         build.queries, options, build.golden_sha256, first=first, judged=set(carried)

@@ -54,6 +54,9 @@ def handle_baseline(args: argparse.Namespace) -> int:
     options = override(config_of(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
     build = load_build(args.dir, need=(CORPUS,))
     if not build.topics:
+        present = [name for name in (QUERIES, GOLDEN) if (build.folder / name).is_file()]
+        if present:  # the build made no query: say so, not that a file is missing
+            raise DataError(f"{args.dir}: no queries ({' and '.join(present)} hold none)")
         raise DataError(f"{args.dir}: no {QUERIES} or {GOLDEN}")
     topics = build.topics
     doc_ids, texts = indexed_texts(build.corpus)
