@@ -3,7 +3,9 @@
 Prints, side by side: ir_measures alone (the peer library's floor for the measures), the
 seed's bare numpy bootstrap + permutation (the resampling floor), and our full evaluation
 (8 measures x 2 runs, query and article bootstraps with 2,000 resamples, paired comparisons
-with 10,000 permutation rounds). The seed measured 6.9 s for its bootstrap + permutation set.
+with 10,000 permutation rounds), then what `--sizes 20,50,100,200,all` adds (1,000 subsets
+per size, each with its own bootstrap and permutation test). The seed measured 6.9 s for its
+bootstrap + permutation set.
 
     /work/venv/bin/python benchmarks/bench_eval.py [--queries 2000] [--depth 100]
 """
@@ -102,6 +104,28 @@ def main() -> None:
     report = evaluate_runs(qrels, {"a": run_a, "b": run_b}, specs, articles, options)
     total = time.perf_counter() - start
 
+    # the stability study: 5 sizes x 1,000 subsets x 2 runs, every default measure
+    start = time.perf_counter()
+    studied = evaluate_runs(
+        qrels,
+        {"a": run_a, "b": run_b},
+        specs,
+        articles,
+        options,
+        sizes=[20, 50, 100, 200, "all"],
+    )
+    stability = time.perf_counter() - start - total
+    start = time.perf_counter()
+    by_query = evaluate_runs(
+        qrels,
+        {"a": run_a, "b": run_b},
+        specs,
+        {qid: qid for qid in qrels},  # one query per article: subsets drawn by query
+        options,
+        sizes=[20, 50, 100, 200, "all"],
+    )
+    stability_by_query = time.perf_counter() - start - total
+
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         with open(root / "qrels.trec", "w", encoding="utf-8") as handle:
@@ -124,6 +148,15 @@ def main() -> None:
     )
     print(f"{'qrelsmith eval: 2 runs x 8 measures, 2 CIs each, 8 paired':<58} {total:6.2f} s")
     print(f"{'the same through the CLI, reading both run files':<58} {cli_total:6.2f} s")
+    print(
+        f"{'--sizes 20,50,100,200,all: 1,000 subsets each, its share':<58} {stability:6.2f} s"
+        f"  ({len(studied.stability)} rows, drawn by "
+        f"{studied.settings['stability']['draw']})"  # type: ignore[index]
+    )
+    print(
+        f"{'the same, one query per article (drawn by query)':<58} {stability_by_query:6.2f} s"
+        f"  ({len(by_query.stability)} rows)"
+    )
     print(
         f"(seed, for its set of bootstraps and permutation tests: 6.9 s; "
         f"{len(report.summaries)} summaries, {len(report.comparisons)} comparisons)"

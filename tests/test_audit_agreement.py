@@ -5,12 +5,18 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
 
 from audit_helpers import fresh_build, run
-from qrelsmith.audit.agreement import cohen_kappa, krippendorff_alpha_nominal
+from qrelsmith.audit.agreement import (
+    ORDERED_VERDICTS,
+    cohen_kappa,
+    krippendorff_alpha_nominal,
+    krippendorff_alpha_ordinal,
+)
 from qrelsmith.audit.apply import FLAG_DISPUTED, consensus
 from qrelsmith.audit.verdicts import Review, Verdict
 from test_audit_apply import filled, golden
@@ -29,6 +35,29 @@ PAPER = [
 def test_alpha_matches_krippendorffs_worked_example() -> None:
     units = [list(column) for column in zip(*PAPER, strict=True)]
     assert krippendorff_alpha_nominal(units) == pytest.approx(0.743421052631579)
+
+
+def test_ordinal_alpha_matches_krippendorffs_worked_example() -> None:
+    # the same paper gives alpha = 0.815 for the example read as ordinal data
+    units = [list(column) for column in zip(*PAPER, strict=True)]
+    assert round(krippendorff_alpha_ordinal(units, [1, 2, 3, 4, 5]), 3) == 0.815
+    # the labels' order matters: read backwards it is the same scale, shuffled it is not
+    assert krippendorff_alpha_ordinal(units, [5, 4, 3, 2, 1]) == pytest.approx(
+        krippendorff_alpha_ordinal(units, [1, 2, 3, 4, 5])
+    )
+    assert round(krippendorff_alpha_ordinal(units, [3, 1, 5, 2, 4]), 3) != 0.815
+
+
+def test_ordinal_alpha_of_verdicts_weighs_far_disagreements_more() -> None:
+    near = [["correct", "partly"]] + [["correct", "correct"], ["wrong", "wrong"]] * 5
+    far = [["correct", "wrong"]] + [["correct", "correct"], ["wrong", "wrong"]] * 5
+    partly = [["partly", "partly"]]
+    near_alpha = krippendorff_alpha_ordinal(near + partly, ORDERED_VERDICTS)
+    far_alpha = krippendorff_alpha_ordinal(far + partly, ORDERED_VERDICTS)
+    assert far_alpha < near_alpha < 1.0
+    # "unsure" has no place on the scale; all the same verdict is undefined
+    assert math.isnan(krippendorff_alpha_ordinal([["unsure", "correct"]], ORDERED_VERDICTS))
+    assert math.isnan(krippendorff_alpha_ordinal([["correct", "correct"]] * 3, ORDERED_VERDICTS))
 
 
 def test_kappa_by_hand() -> None:
@@ -139,9 +168,11 @@ def test_reviewers_naming_different_sections_still_count_the_label_wrong(
     assert run("apply", str(build), *map(str, files)) == 0
     out = capsys.readouterr().out
     # the agreement is about verdicts: every reviewer said the same
-    assert "Krippendorff's alpha (nominal) 1.000" in out
+    assert re.search(r"Krippendorff's alpha \(nominal\) +1\.000", out)
+    assert "Krippendorff's alpha (ordinal: wrong < partly < correct)" in out
     if reviewers == 2:
-        assert "Cohen's kappa               1.000" in out
+        figures = [line for line in out.splitlines() if "Cohen's" in line or "alpha" in line]
+        assert len({line.rindex("  ") for line in figures}) == 1  # the values in one column
     # precision counts the row as wrong, as each file alone does
     assert "9 decided, 0 unsure, 0 open" in out
     assert "overall              0.889  [0.565, 0.980]" in out

@@ -162,3 +162,20 @@ def test_ties_in_score_follow_trec_eval_order() -> None:
     qrels: Qrels = {"q": {"a": 1}}
     got = values(qrels, run, ["RR", "CP@2"], rel=1)
     assert got["RR"] == got["CP@2"] == 0.5
+
+
+def test_seed003_recall_at_100_ceiling_with_250_relevant() -> None:
+    # 250 relevant documents and 100 distinct results: the best Recall@100 is 100/250 = 0.4
+    qrels: Qrels = {"q": {f"r{i}": 1 for i in range(250)}}
+    run = ranked("q", [f"r{i}" for i in range(100)])
+    assert round(values(qrels, run, ["R@100"], rel=1)["R@100"], 4) == 0.4
+
+
+def test_seed003_recall_at_100_ignores_the_order_inside_the_top_100() -> None:
+    # ten relevant documents at ranks 1-10 or at ranks 91-100: both Recall@100 = 1
+    qrels: Qrels = {"q": {f"r{i}": 1 for i in range(10)}}
+    first = ranked("q", [f"r{i}" for i in range(10)] + [f"x{i}" for i in range(90)])
+    last = ranked("q", [f"x{i}" for i in range(90)] + [f"r{i}" for i in range(10)])
+    top, bottom = (values(qrels, r, ["R@100", "nDCG@10"], rel=1) for r in (first, last))
+    assert top["R@100"] == bottom["R@100"] == 1.0
+    assert top["nDCG@10"] == 1.0 and bottom["nDCG@10"] == 0.0

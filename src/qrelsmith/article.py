@@ -11,7 +11,7 @@ from .evidence import with_evidence
 from .labels import named, same_article_count
 from .layout import query_id, section_id
 from .matching import HeadingIndex, SectionHeadings, match_table
-from .models import Article, GoldenQuery, Origin, Rejected
+from .models import Article, GoldenQuery, Origin, Rejected, TableMiss
 from .parse import Element, cleaned, dropped, parse_html, remove_element
 from .patterns import MAX_QUERY_CHARS, QUICKREF_MAX_ROWS
 from .quickref import CellTargets, find_table
@@ -60,8 +60,10 @@ def parse_article(
         return lambda text, anchors: index.match(text, anchors, options, fuzzy=False).section_ids
 
     found = find_table(page.root, options, outline)
-    table = None
-    if found is not None:
+    table = miss = None
+    if isinstance(found, TableMiss):
+        miss = found
+    else:
         table, element = found
         remove_element(element)  # the table's text must never reach a section: it holds the answers
     with_ids = anchors if anchors is not None else table is not None
@@ -74,6 +76,7 @@ def parse_article(
         sections=sections,
         excluded=excluded,
         table=table,
+        table_miss=miss,
         replaced_characters=page.replaced,
     )
 

@@ -96,6 +96,29 @@ class QuickRefTable(Record):
     rows: list[QuickRefRow]
 
 
+#: Why an article has no quick-reference table. no_table: it has no table at all;
+#: no_query_or_reference_header: its tables' header rows name no query column and reference
+#: column (by the header keywords); few_headings_named: a table near the top has a column
+#: whose cells name some of the article's headings, but fewer than the detection rule asks.
+TableMissReason = Literal["no_table", "no_query_or_reference_header", "few_headings_named"]
+
+
+class TableMiss(Record):
+    """Why no table of an article was taken as its quick-reference table, and the closest."""
+
+    reason: TableMissReason
+    caption: str | None = Field(
+        default=None, description="the closest table's caption, label or default name"
+    )
+    header: list[str] = Field(default_factory=list, description="its header row's cells")
+    roles: list[str] = Field(
+        default_factory=list, description="the roles its header names (query/answer/reference)"
+    )
+    named: int = Field(default=0, description="cells of its best column naming a heading")
+    rows: int = Field(default=0, description="data rows read to recognise it")
+    sections: int = Field(default=0, description="distinct sections those cells name")
+
+
 class Article(Record):
     """A parsed page: its corpus sections, excluded sections and quick-reference table."""
 
@@ -106,6 +129,9 @@ class Article(Record):
     sections: list[Section] = Field(default_factory=list)
     excluded: list[ExcludedSection] = Field(default_factory=list)
     table: QuickRefTable | None = None
+    table_miss: TableMiss | None = Field(
+        default=None, description="why there is no table (set when table is None)"
+    )
     replaced_characters: int = Field(
         default=0,
         description="byte sequences its encoding could not decode, read as U+FFFD",
@@ -311,6 +337,28 @@ class Counts(Record):
     by_match: dict[str, int]
 
 
+class TableCandidate(Record):
+    """One of the tables closest to being a quick-reference table, on a page without one."""
+
+    path: str
+    reason: TableMissReason
+    caption: str | None = None
+    header: list[str]
+    roles: list[str]
+    named: int
+    rows: int
+    sections: int
+
+
+class Tables(Record):
+    """Why articles have no quick-reference table: counts per reason, the closest tables."""
+
+    reasons: dict[str, int] = Field(description="reason -> articles without a table")
+    candidates: list[TableCandidate] = Field(
+        default_factory=list, description="the closest candidate tables, closest first"
+    )
+
+
 class Manifest(Record):
     """What produced a build: no clock time, so equal inputs give equal bytes."""
 
@@ -340,6 +388,10 @@ class Report(Record):
         "not read as pages",
     )
     rejected: list[Rejected]
+    tables: Tables = Field(
+        default_factory=lambda: Tables(reasons={}),
+        description="why articles have no quick-reference table",
+    )
     manifest: Manifest
 
 
@@ -408,8 +460,72 @@ class MeasureSummary(Record):
     mean: float
     low: float
     high: float
-    cluster_low: float
-    cluster_high: float
+    cluster_low: float | None = Field(
+        default=None, description="None when the queries come from one article"
+    )
+    cluster_high: float | None = None
+
+
+class StabilityRow(Record):
+    """One run x measure x set size of `eval --sizes`: how far its mean moves over subsets."""
+
+    run: str
+    measure: str
+    n: int = Field(description="queries per subset (whole articles hold n on average)")
+    subsets: int
+    mean: float = Field(description="mean over the subsets of their means")
+    low: float = Field(description="2.5 % point of the subsets' means")
+    high: float = Field(description="97.5 % point of the subsets' means")
+    width: float = Field(description="mean width of the subsets' 95 % bootstrap intervals")
+    swap_rate: float | None = Field(
+        default=None,
+        description="share of subsets whose mean difference to the first run has the sign "
+        "opposite to the full set's (null for the first run)",
+    )
+    wrong_call_rate: float | None = Field(
+        default=None,
+        description="share of subsets whose permutation test (p < 0.05) calls the opposite "
+        "direction (null for the first run)",
+    )
+
+
+class QueriesNeeded(Record):
+    """`eval --need DELTA`: one compared pair x measure."""
+
+    measure: str
+    run_a: str
+    run_b: str
+    queries: int
+    sd: float = Field(description="standard deviation of the per-query differences B - A")
+    delta: float
+    queries_needed: int = Field(
+        description="ceil(((z_0.975 + z_0.80) * sd / delta)^2): 95 % confidence, 80 % power"
+    )
+    detectable: float = Field(
+        description="(z_0.975 + z_0.80) * sd / sqrt(queries): detectable with these queries"
+    )
+
+
+class CurvePoint(Record):
+    """`eval --curve`: one run's recall at one cut-off."""
+
+    run: str
+    k: int
+    measure: str
+    mean: float
+
+
+class GroupSummary(Record):
+    """`eval --by`: one group of queries x run x measure."""
+
+    by: str
+    group: str
+    queries: int
+    run: str
+    measure: str
+    mean: float
+    low: float = Field(description="95 % bootstrap interval over the group's queries")
+    high: float
 
 
 class EvalReport(Record):
@@ -426,6 +542,10 @@ class EvalReport(Record):
         default=None, description="run -> measure -> qid -> value, with --per-query"
     )
     warnings: list[str] = Field(default_factory=list)
+    stability: list[StabilityRow] = Field(default_factory=list, description="with --sizes")
+    needed: list[QueriesNeeded] = Field(default_factory=list, description="with --need")
+    curve: list[CurvePoint] = Field(default_factory=list, description="with --curve")
+    groups: list[GroupSummary] = Field(default_factory=list, description="with --by")
 
 
 class Signal(Record):

@@ -15,6 +15,23 @@ from typing import Literal
 #: docs sites wrap the body in <article> or <main>; <body> is the fallback for bare pages.
 ARTICLE_SELECTORS: tuple[str, ...] = ("article", "main", "body")
 
+#: Heading permalink anchors, emptied before any text is read (their ids stay, for in-page
+#: links): the mark a generator appends or prepends to every heading, which would otherwise
+#: end up in headings, corpus text, BEIR titles and the review page. On the 1,941 pages of
+#: Debian's Python, PostgreSQL and git manuals, 1,766 of 6,282 headings kept Sphinx's "¶".
+#: Each is the markup its generator writes (tests/fixtures/permalinks/ holds a page of each):
+PERMALINK_SELECTORS: tuple[str, ...] = (
+    "a.headerlink",  # Sphinx ("¶"), MkDocs / Python-Markdown toc permalink ("¶"), Material
+    "a.hash-link",  # Docusaurus (a zero-width space), docfx's modern template, Hugo themes
+    "a.header-anchor",  # markdown-it-anchor: VitePress, VuePress, Eleventy ("#")
+    "a.anchorjs-link",  # AnchorJS, added server-side by docfx's default template and others
+    "a.td-heading-self-link",  # Hugo's Docsy theme
+    # GitHub (beside the heading, in div.markdown-heading) and Hugo themes (inside it): "anchor"
+    # alone is too common a class to drop everywhere.
+    ".markdown-heading > a.anchor",
+    ":is(h1, h2, h3, h4, h5, h6) > a.anchor",
+)
+
 #: Elements whose text never belongs to a section: page chrome (nav, header, footer, aside),
 #: non-text (script, style, template, svg, iframe, noscript, form controls) and code blocks
 #: (<pre>), which the seed article drops because code is not what a question is answered by.
@@ -551,6 +568,17 @@ EVAL_SEED = 0
 #: The intervals' coverage: 95 %, as in the seed and Smucker et al. The tables and help texts
 #: say "95%", so they change with it.
 CONFIDENCE = 0.95
+
+#: `eval --sizes`: subsets drawn per size (the seed drew 1,000). Each subset's own interval
+#: comes from 200 resamples and its test from 1,000 sign-flip rounds: one subset's 200-resample
+#: width is off by a few per cent, but the reported width is the mean over 1,000 subsets, whose
+#: error is ~30 times smaller; 1,000 rounds resolve p to 0.001, enough to call p < 0.05.
+STABILITY_SUBSETS = 1000
+STABILITY_RESAMPLES = 200
+STABILITY_ROUNDS = 1000
+
+#: `eval --curve`: the cut-offs of the seed's table for choosing k.
+CURVE_CUTOFFS: tuple[int, ...] = (1, 3, 5, 10, 20, 50, 100)
 
 #: The standard normal quantile at (1 + CONFIDENCE) / 2, for the audit's Wilson intervals: the
 #: stdlib's NormalDist is a bit off in the last digits (1.9599639845400536), scipy's exact one

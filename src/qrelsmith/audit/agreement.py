@@ -1,10 +1,12 @@
 """Agreement between reviewers on the verdicts of one sample. Pure functions.
 
 Cohen's kappa for two reviewers (over the rows both decided); Krippendorff's alpha (nominal)
-for any number, which allows rows some reviewers left open. Alpha is written here with numpy
-from Krippendorff's coincidence-matrix definition (2011, "Computing Krippendorff's
-Alpha-Reliability"), not taken from the ``krippendorff`` package: it is twenty lines and the
-package would be one more dependency; tests check it against the paper's worked example.
+for any number, which allows rows some reviewers left open. Nominal alpha is written here with
+numpy from Krippendorff's coincidence-matrix definition (2011, "Computing Krippendorff's
+Alpha-Reliability"); the ordinal alpha over the ordered verdicts (wrong < partly < correct;
+"unsure" is no position on that scale and counts as not judged) is the ``krippendorff``
+package's, whose ordinal metric weighs a correct/wrong split more than a correct/partly one.
+Tests check both against the paper's worked example (nominal 0.743, ordinal 0.815).
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .verdicts import Review
+
+#: The verdicts that have an order, lowest first; the others are left out of ordinal alpha.
+ORDERED_VERDICTS: tuple[str, ...] = ("wrong", "partly", "correct")
 
 
 def cohen_kappa(first: Sequence[Hashable], second: Sequence[Hashable]) -> float:
@@ -52,6 +57,32 @@ def krippendorff_alpha_nominal(units: Sequence[Sequence[Hashable | None]]) -> fl
     return math.nan if expected == 0 else float(1 - observed / expected)
 
 
+def krippendorff_alpha_ordinal(
+    units: Sequence[Sequence[Hashable | None]], order: Sequence[Hashable]
+) -> float:
+    """Krippendorff's alpha for ordinal data; ``units[i]`` holds each reviewer's label or None,
+    ``order`` the labels lowest first (labels outside it count as None). NaN when no unit has
+    two ordered labels or every ordered label is the same."""
+    import krippendorff
+
+    rank = {value: position for position, value in enumerate(order)}
+    data = np.array(
+        [[rank.get(v, np.nan) if v is not None else np.nan for v in unit] for unit in units],
+        dtype=np.float64,
+    ).reshape(len(units), -1)
+    pairable = np.count_nonzero(~np.isnan(data), axis=1) >= 2
+    seen = np.unique(data[pairable][~np.isnan(data[pairable])])
+    if len(seen) < 2:
+        return math.nan
+    return float(
+        krippendorff.alpha(
+            reliability_data=data.T,
+            level_of_measurement="ordinal",
+            value_domain=list(range(len(order))),
+        )
+    )
+
+
 @dataclass(frozen=True)
 class Disagreement:
     """A sampled query the reviewers judged differently: each reviewer's verdict and sections."""
@@ -69,6 +100,7 @@ class Agreement:
     kappa: float | None
     alpha: float
     disagreements: list[Disagreement]
+    ordinal_alpha: float = math.nan
 
     def lines(self) -> list[str]:
         """The agreement for people, one fact a line."""
@@ -77,13 +109,18 @@ class Agreement:
             return "undefined (every verdict is the same)" if math.isnan(value) else f"{value:.3f}"
 
         out = [f"agreement of {len(self.reviewers)} reviewers over {self.rows} rows judged by 2+"]
-        if self.kappa is not None:
-            out.append(f"  Cohen's kappa               {show(self.kappa)}")
-        out.append(f"  Krippendorff's alpha (nominal) {show(self.alpha)}")
+        figures = [("Cohen's kappa", self.kappa)] if self.kappa is not None else []
+        figures.append(("Krippendorff's alpha (nominal)", self.alpha))
+        figures.append(
+            ("Krippendorff's alpha (ordinal: wrong < partly < correct)", self.ordinal_alpha)
+        )
+        width = max(len(name) for name, _ in figures)  # the values in one column
+        out += [f"  {name:<{width}}  {show(value)}" for name, value in figures if value is not None]
         out.append(f"  disagreements: {len(self.disagreements)}")
+        qid_width = max((len(item.qid) for item in self.disagreements), default=0)
         for item in self.disagreements:
             said = "; ".join(f"{who}: {what}" for who, what in item.verdicts.items())
-            out.append(f"    {item.qid}  {said}")
+            out.append(f"    {item.qid:<{qid_width}}  {said}")
         return out
 
 
@@ -111,7 +148,14 @@ def agreement(reviews: Sequence[Review], qids: Sequence[str]) -> Agreement:
         given = {who: what for who, what in said.items() if what is not None}
         if len(set(given.values())) > 1:
             disagreements.append(Disagreement(qid, given))
-    return Agreement(names, len(judged), kappa, krippendorff_alpha_nominal(units), disagreements)
+    return Agreement(
+        names,
+        len(judged),
+        kappa,
+        krippendorff_alpha_nominal(units),
+        disagreements,
+        krippendorff_alpha_ordinal(units, ORDERED_VERDICTS),
+    )
 
 
 def _verdict(review: Review, qid: str) -> str | None:

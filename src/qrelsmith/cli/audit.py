@@ -52,7 +52,8 @@ AGREE_EPILOG = """example:
   qrelsmith audit agree out alice.csv bob.csv carol.csv
 
 Agreement between reviewers of the same sample: Cohen's kappa (two reviewers) and
-Krippendorff's alpha (nominal, any number), and the rows they judged differently. Writes nothing."""
+Krippendorff's alpha (nominal, any number; and ordinal, the verdicts ordered wrong < partly <
+correct, unsure left out), and the rows they judged differently. Writes nothing."""
 
 
 def register(subparsers: Any) -> None:  # argparse._SubParsersAction
@@ -140,6 +141,8 @@ def _sample(args: argparse.Namespace, options: AuditOptions) -> int:
             f"{'verdict' if unapplied == 1 else 'verdicts'} no 'audit apply' has read; "
             "apply them first or pass --force to draw anew"
         )
+    if not build.queries:  # a page of live buttons over nothing would look like a sample
+        raise DataError(f"{build.folder / GOLDEN}: no queries to sample")
     first, carried = review_plan(build)  # qrelsmith diff's re-review list, carried verdicts
     sample = draw_sample(
         build.queries, options, build.golden_sha256, first=first, judged=set(carried)

@@ -17,6 +17,7 @@ from ..markdown import MARKDOWN_SUFFIXES
 from ..models import AuditSample, Report
 from ..parallel import default_workers
 from ..progress import Progress
+from ..report import tables_summary
 from .options import (
     FORMATTER,
     add_config,
@@ -40,9 +41,11 @@ EXAMPLES = """examples:
   qrelsmith build crawl.warc.gz --out golden --workers 4
   qrelsmith build pages.jsonl --out golden -q      # one {"url": ..., "html": ...} a line
 
-inputs: folders of .html/.htm pages (a folder with none: its .md/.markdown files, rendered
-as a site generator would), single HTML or Markdown files, WARC files (.warc, .warc.gz: the
-HTML responses, with their URLs as origin) and JSON lines (.jsonl, .jsonl.gz). A progress line
+inputs: folders of pages, read as HTML (.html/.htm) or as Markdown (.md/.markdown, rendered
+as a site generator would), whichever kind the folder holds more of (HTML on a tie; the other
+kind is passed over, counted in report.json "passed_over"), single HTML or Markdown files,
+WARC files (.warc, .warc.gz: the HTML responses, with their URLs as origin) and JSON lines
+(.jsonl, .jsonl.gz). A progress line
 is shown on stderr when it is a terminal.
 
 exit codes: 0 every page built; 3 outputs written, some pages skipped (report.json
@@ -74,6 +77,14 @@ def register(subparsers: Any) -> None:
         help=f"worker processes (default: all cores, here {default_workers()}); 1 runs in-process",
     )
     parser.add_argument(
+        "--ascii-ids",
+        action="store_const",
+        const=True,
+        default=None,
+        help="ids in printable ASCII: non-ASCII characters and '%%' percent-encoded (UTF-8; "
+        "urllib.parse.unquote reverses it), for ranx / ir_measures outside a UTF-8 locale",
+    )
+    parser.add_argument(
         "--semantic",
         action="store_const",
         const=True,
@@ -99,6 +110,7 @@ def build_summary(report: Report, out: Path) -> str:
         f"{counts.articles_without_table}; skipped pages: {counts.skipped}"
         + (f"; internal errors: {counts.internal_errors}" if counts.internal_errors else ""),
     ]
+    lines += tables_summary(report)
     for folder in report.passed_over:
         files = "file" if folder.files == 1 else "files"
         pages = "HTML" if folder.kind == "Markdown" else "Markdown"
@@ -157,7 +169,9 @@ def _holds_pages(folder: Path) -> bool:
 def run(args: argparse.Namespace) -> int:
     """Build, swap the outputs in whole, print the summary; see EXAMPLES for exit codes."""
     config = config_of(args)
-    config = config.model_copy(update={"build": override(config.build, args, ("semantic",))})
+    config = config.model_copy(
+        update={"build": override(config.build, args, ("semantic", "ascii_ids"))}
+    )
     if config.build.semantic:
         from ..semantic import encoder
 

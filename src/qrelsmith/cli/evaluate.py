@@ -48,20 +48,26 @@ def _ngrams(text: str) -> tuple[int, int]:
 
 def handle_baseline(args: argparse.Namespace) -> int:
     """Retrieve the top k sections of every query with the character n-gram baseline."""
-    from ..evaluate.baseline import run_baseline
+    from ..evaluate.baseline import indexed_texts, search_texts
     from ..evaluate.runs import write_run
 
     options = override(config_of(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
     build = load_build(args.dir, need=(CORPUS,))
     if not build.topics:
+        present = [name for name in (QUERIES, GOLDEN) if (build.folder / name).is_file()]
+        if present:  # the build made no query: say so, not that a file is missing
+            raise DataError(f"{args.dir}: no queries ({' and '.join(present)} hold none)")
         raise DataError(f"{args.dir}: no {QUERIES} or {GOLDEN}")
-    run = run_baseline(build.corpus, build.topics, options)
+    topics = build.topics
+    doc_ids, texts = indexed_texts(build.corpus)
+    del build  # only the sections' ids and text are needed: let the records go
+    run = search_texts(doc_ids, texts, topics, options)
     if args.out == "-":
         write_run(sys.stdout, run, options.tag)
     else:
         with atomic_open(args.out) as handle:
             lines = write_run(handle, run, options.tag)
-        say(f"{len(run)} queries, {lines} lines -> {args.out} ({options.tag})")
+        say(f"{len(topics)} queries, {lines} lines -> {args.out} ({options.tag})")
     return 0
 
 
@@ -91,15 +97,76 @@ def _shares_ids(shown: str, run: Run, build: Build, folder: str) -> None:
             )
 
 
+def _sizes(text: str) -> list[Any]:
+    from ..evaluate.evaluation import parse_sizes
+
+    try:
+        return list(parse_sizes(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def _delta(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a difference above 0, got {text!r}")
+    return value
+
+
+def _subset(text: str) -> tuple[str, str]:
+    from ..evaluate.difficulty import parse_subset
+
+    try:
+        return parse_subset(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def _groups(by: str, build: Build, folder: str, low_confidence: float) -> dict[str, str]:
+    """qid -> group of the build's queries under ``by`` (a DataError when the build lacks the
+    file the grouping reads)."""
+    from ..evaluate.difficulty import group_of
+
+    if by == "overlap" and not build.corpus:
+        raise DataError(f"{folder}: --by/--subset overlap needs {CORPUS}")
+    if by in ("rule", "confidence") and not build.queries:
+        raise DataError(f"{folder}: --by/--subset {by} needs {GOLDEN}")
+    return group_of(
+        by,
+        list(build.qrels),
+        topics=build.topics,
+        qrels=build.qrels,
+        sections=build.sections,
+        golden=build.by_qid,
+        articles=build.article_ids(),
+        low_confidence=low_confidence,
+    )
+
+
 def handle_eval(args: argparse.Namespace) -> int:
     """Score runs with intervals; compare each run with the first."""
-    from ..evaluate.evaluation import evaluate_runs, format_per_query, format_table
+    from ..evaluate.evaluation import (
+        evaluate_runs,
+        format_curve,
+        format_groups,
+        format_needed,
+        format_per_query,
+        format_stability,
+        format_table,
+    )
     from ..evaluate.measures import parse_measures
     from ..evaluate.runs import read_run
 
     if args.runs.count("-") > 1:
         raise UsageError("only one run can come from stdin")
-    options = override(config_of(args).eval, args, ("seed", "measures", "rel", "gains"))
+    options = override(config_of(args).eval, args, ("seed", "measures", "rel", "gains", "subsets"))
+    if args.plot and not (args.sizes or args.curve):
+        raise UsageError("--plot draws --sizes and --curve: give one of them")
+    if args.need is not None and len(args.runs) < 2:
+        raise UsageError("--need compares runs: give two or more")
     build = load_build(args.dir, need=(QRELS,))
     if not build.qrels:
         raise DataError(f"{args.dir}/{QRELS} has no judgements")
@@ -110,23 +177,54 @@ def handle_eval(args: argparse.Namespace) -> int:
     for name, path in zip(_run_names(args.runs), args.runs, strict=True):
         runs[name] = read_run(path, warn)
         _shares_ids(path if path != "-" else "stdin", runs[name], build, args.dir)
+    qrels = build.qrels
+    subset_name = None
+    if args.subset is not None:
+        by, wanted = args.subset
+        placed = _groups(by, build, args.dir, config_of(args).audit.low_confidence)
+        qrels = {qid: judged for qid, judged in qrels.items() if placed.get(qid) == wanted}
+        if not qrels:
+            found = ", ".join(sorted(set(placed.values()))) or "none"
+            raise DataError(f"{args.dir}: no query in --subset {by}={wanted} (groups: {found})")
+        subset_name = f"{by}={wanted}"
+    groups = None
+    if args.by is not None:
+        groups = (args.by, _groups(args.by, build, args.dir, config_of(args).audit.low_confidence))
     report = evaluate_runs(
-        build.qrels,
+        qrels,
         runs,
         specs,
         build.article_ids(),
         options,
         doc_ids=build.doc_ids if build.corpus else None,
         keep_per_query=args.per_query,
+        subset=subset_name,
+        groups=groups,
+        sizes=args.sizes or (),
+        need=args.need,
+        curve=args.curve,
     )
     for warning in report.warnings:
         warn(warning)
+    if args.plot:
+        from ..evaluate.plot import plot_report
+
+        panels = plot_report(report, args.plot)
+        say(f"{panels} {'panel' if panels == 1 else 'panels'} -> {args.plot}")
     if args.json:
         sys.stdout.write(
             json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
         )
     else:
         sys.stdout.write(format_table(report))
+        for block in (
+            format_groups(report),
+            format_stability(report),
+            format_needed(report),
+            format_curve(report),
+        ):
+            if block:
+                sys.stdout.write("\n" + block)
         if args.per_query:
             sys.stdout.write("\n" + format_per_query(report))
     return 0
@@ -268,7 +366,9 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         "difference, its interval, a sign-flip permutation p-value, win/tie/loss.",
         epilog="example:\n  qrelsmith eval out/ runs/bm25.trec runs/tfidf.trec "
         "--measures nDCG@10 RR@10 R@100 CP@5 --gains exp\n"
-        "  qrelsmith eval out/ runs/bm25.trec --rel 1 --per-query --json > scores.json",
+        "  qrelsmith eval out/ runs/bm25.trec --rel 1 --per-query --json > scores.json\n"
+        "  qrelsmith eval out/ runs/bm25.trec runs/tfidf.trec --sizes 20,50,200,all "
+        "--need 0.01 --curve",
     )
     p.add_argument(
         "dir", metavar="DIR", help="build folder (qrels.trec; corpus.jsonl to check ids)"
@@ -293,6 +393,65 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         default=None,
         help="nDCG gain of grade g: g (linear, trec_eval) or 2^g-1 (exp) "
         f"(default: config, {EVAL.gains})",
+    )
+    p.add_argument(
+        "--sizes",
+        type=_sizes,
+        default=None,
+        metavar="N,N,...",
+        help="stability by set size, e.g. 20,50,100,200,all: per size, --subsets subsets "
+        "drawn without replacement (whole articles when articles hold several queries: "
+        "round(N x articles/queries) of them), each measure's mean over subsets, the 2.5-97.5%% "
+        "range of subset means, the mean width of a subset's 95%% bootstrap interval; for each "
+        "run after the first, the swap rate (share of subsets where B - A has the opposite sign "
+        "to the full set's) and the wrong-call rate (share where a sign-flip permutation test "
+        "at p < 0.05 calls that opposite direction). Seeded by --seed and N",
+    )
+    p.add_argument(
+        "--subsets",
+        type=positive,
+        default=None,
+        help=f"subsets per size of --sizes (default: config, {EVAL.subsets})",
+    )
+    p.add_argument(
+        "--need",
+        type=_delta,
+        default=None,
+        metavar="DELTA",
+        help="queries needed to detect a mean difference DELTA with each compared run, at 95%% "
+        "confidence and 80%% power (paired z-approximation): n = ((z_0.975 + z_0.80) * sd_d / "
+        "DELTA)^2 = (2.80 * sd_d / DELTA)^2, sd_d the standard deviation of the per-query "
+        "differences B - A; and the smallest difference the current n detects, "
+        "2.80 * sd_d / sqrt(n). It assumes independent queries: with several per article, "
+        "plan for more",
+    )
+    p.add_argument(
+        "--curve",
+        action="store_true",
+        help="recall at k = 1, 3, 5, 10, 20, 50, 100 (threshold --rel), one line per run",
+    )
+    p.add_argument(
+        "--by",
+        choices=("overlap", "rule", "confidence", "article"),
+        default=None,
+        help="every measure per group of queries: overlap (thirds by the share of the "
+        "query's units -- the matcher's words and CJK bigrams -- found in its labelled "
+        "sections: low, mid, high), rule (the match rule), confidence (below / at least the "
+        "audit's low_confidence: low, high), article",
+    )
+    p.add_argument(
+        "--subset",
+        type=_subset,
+        default=None,
+        metavar="GROUP",
+        help="evaluate one group only: hard (= overlap=low, the queries sharing the fewest "
+        "words with their section) or BY=GROUP, e.g. rule=fuzzy, confidence=low",
+    )
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="also draw --sizes (interval width and swap / wrong-call rates against n) and "
+        "--curve (recall at k) into a PNG (needs the [plot] extra: matplotlib)",
     )
     p.add_argument("--per-query", action="store_true", help="also print per-query values")
     p.add_argument("--json", action="store_true", help="one JSON document for scripts")

@@ -74,10 +74,13 @@ def read_run(source: str | Path | IO[str], warn: Callable[[str], None] | None = 
     return order_run(unique)
 
 
-def write_run(handle: IO[str], run: Run, tag: str) -> int:
-    """Write ``qid Q0 docid rank score tag`` lines; returns the number of lines."""
+def write_run(
+    handle: IO[str], run: Run | Iterable[tuple[str, list[tuple[str, float]]]], tag: str
+) -> int:
+    """Write ``qid Q0 docid rank score tag`` lines (a run, or its (qid, ranking) pairs as
+    they come); returns the number of lines."""
     count = 0
-    for qid, docs in run.items():
+    for qid, docs in run.items() if isinstance(run, dict) else run:
         for rank, (docid, score) in enumerate(docs, 1):
             handle.write(f"{qid} Q0 {docid} {rank} {score:.6f} {tag}\n")
             count += 1

@@ -10,6 +10,7 @@ memory flat (2,000 resamples of 2,000 queries would otherwise be a 32 MB index m
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -21,9 +22,11 @@ from ..patterns import CONFIDENCE, TIE_TOLERANCE
 BLOCK = 256
 
 
-def _percentiles(means: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _percentiles(
+    means: NDArray[np.float64], axis: int = 0
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     tail = (1.0 - CONFIDENCE) / 2.0 * 100.0
-    low, high = np.percentile(means, [tail, 100.0 - tail], axis=0)
+    low, high = np.percentile(means, [tail, 100.0 - tail], axis=axis)
     return low, high
 
 
@@ -166,3 +169,187 @@ def paired_comparisons(
             )
         )
     return results
+
+
+# --------------------------------------------------------------------------- stability by size
+
+#: Elements of one working block of the stability study (draws x units x columns): 32 MB of
+#: float64, whatever the set size or the number of subsets.
+STABILITY_BLOCK = 1 << 22
+
+
+@dataclass(frozen=True)
+class SizeStability:
+    """What K subsets of one size say, per column (``values``) and per compared pair (``diffs``).
+
+    ``mean``, ``low``, ``high``: mean and 2.5-97.5 % range of the subsets' means; ``width``: the
+    mean width of the subsets' own 95 % bootstrap intervals; ``swap``: share of subsets whose
+    mean difference has the sign opposite to the full set's; ``wrong``: share whose
+    permutation test (p < 0.05) calls that opposite direction.
+    """
+
+    n: int
+    units: int
+    mean: NDArray[np.float64]
+    low: NDArray[np.float64]
+    high: NDArray[np.float64]
+    width: NDArray[np.float64]
+    swap: NDArray[np.float64]
+    wrong: NDArray[np.float64]
+
+
+def _unit_sums(
+    x: NDArray[np.float64], clusters: Sequence[str] | None
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Per drawing unit (a query, or an article): the sums of its queries' values, its size."""
+    if clusters is None:
+        return x, np.ones(len(x), dtype=np.float64)
+    _, inverse = np.unique(np.asarray(clusters, dtype=object), return_inverse=True)
+    count = int(inverse.max()) + 1 if len(inverse) else 0
+    sums = np.zeros((count, x.shape[1]), dtype=np.float64)
+    np.add.at(sums, inverse, x)
+    return sums, np.bincount(inverse, minlength=count).astype(np.float64)
+
+
+def units_per_subset(size: int, queries: int, units: int) -> int:
+    """Units drawn for a subset of ``size`` queries: ``size`` queries, or, when the units are
+    articles, the number of whole articles that hold ``size`` queries on average."""
+    if units == queries:
+        return min(size, units)
+    return min(units, max(1, int(size * units / queries + 0.5)))
+
+
+def draw_units(rng: np.random.Generator, units: int, drawn: int, count: int) -> NDArray[np.intp]:
+    """``count`` subsets of ``drawn`` distinct units out of ``units`` (rows of unit indices):
+    the ``drawn`` smallest of a row of uniform numbers, a uniformly random subset."""
+    if drawn >= units:
+        return np.tile(np.arange(units), (count, 1))
+    keys = rng.random((count, units))
+    return np.argpartition(keys, drawn - 1, axis=1)[:, :drawn]
+
+
+def stability_by_size(
+    values: ArrayLike,
+    diffs: ArrayLike,
+    size: int,
+    *,
+    clusters: Sequence[str] | None,
+    subsets: int,
+    resamples: int,
+    rounds: int,
+    seed: int,
+    full_resamples: int,
+) -> SizeStability:
+    """Draw ``subsets`` subsets of ``size`` queries (whole articles when ``clusters`` is given)
+    and summarise each column of ``values`` (n queries x c) and ``diffs`` (n x d) over them.
+
+    Within a subset the interval is the percentile bootstrap of ``resamples`` resamples of its
+    units (the same resampled positions serve every subset, one matrix product per block) and
+    the test is the sign-flip permutation test of ``rounds`` rounds, flipping whole units.
+    A subset as large as the set is the set itself: its width is the full set's bootstrap
+    interval of ``full_resamples`` resamples (the width ``eval`` prints for it), swap and
+    wrong-call rates are 0. Seeded by (seed, size): a size's figures do not depend on the others.
+    """
+    x = _columns(values)
+    d = _columns(diffs) if np.size(diffs) else np.zeros((len(x), 0))
+    sums, sizes = _unit_sums(np.hstack([x, d]), clusters)
+    value_sums, diff_sums = sums[:, : x.shape[1]], sums[:, x.shape[1] :]
+    units = len(sizes)
+    drawn = units_per_subset(size, len(x), units)
+    full_diff = d.mean(axis=0) if len(d) else np.zeros(d.shape[1])
+    direction = np.where(np.abs(full_diff) > TIE_TOLERANCE, np.sign(full_diff), 0.0)
+    if drawn >= units:
+        means = (
+            bootstrap_means(x, full_resamples, seed)
+            if clusters is None
+            else cluster_bootstrap_means(x, clusters, full_resamples, seed)
+        )
+        low, high = _percentiles(means)
+        mean = x.mean(axis=0)
+        zeros = np.zeros(d.shape[1])
+        return SizeStability(size, units, mean, mean, mean, high - low, zeros, zeros.copy())
+
+    rng = np.random.default_rng([seed, size])
+    picks = rng.integers(0, drawn, (resamples, drawn))
+    counts = (
+        np.bincount(
+            (np.arange(resamples)[:, None] * drawn + picks).ravel(), minlength=resamples * drawn
+        )
+        .reshape(resamples, drawn)
+        .astype(np.float64)
+    )
+    signs = (rng.integers(0, 2, (rounds, drawn), dtype=np.int8) * 2 - 1).astype(np.float64)
+    alpha = 1.0 - CONFIDENCE
+    columns, compared = x.shape[1], d.shape[1]
+    widest = max(units, drawn * (columns + compared + 1), resamples * columns, rounds * compared)
+    block = max(1, STABILITY_BLOCK // widest)
+    subset_means = np.empty((subsets, columns))
+    widths = np.empty((subsets, columns))
+    opposite = np.zeros((subsets, compared), dtype=bool)
+    wrong = np.zeros((subsets, compared), dtype=bool)
+    for start in range(0, subsets, block):
+        rows = min(block, subsets - start)
+        chosen = draw_units(rng, units, drawn, rows)
+        drawn_sizes = sizes[chosen]  # rows x drawn
+        total = drawn_sizes.sum(axis=1)
+        picked = value_sums[chosen]  # rows x drawn x columns
+        subset_means[start : start + rows] = picked.sum(axis=1) / total[:, None]
+        resampled = np.matmul(counts, picked) / (drawn_sizes @ counts.T)[:, :, None]
+        low, high = _percentiles(resampled, axis=1)
+        widths[start : start + rows] = high - low
+        if compared:
+            picked_diffs = diff_sums[chosen]
+            observed = picked_diffs.sum(axis=1)  # rows x compared (sums over the subset)
+            flipped = np.abs(np.matmul(signs, picked_diffs))  # rows x rounds x compared
+            bound = np.abs(observed) - TIE_TOLERANCE * total[:, None]
+            extreme = np.count_nonzero(flipped >= bound[:, None, :], axis=1)
+            p_values = (extreme + 1) / (rounds + 1)
+            against = observed * direction < -TIE_TOLERANCE * total[:, None]
+            opposite[start : start + rows] = against
+            wrong[start : start + rows] = against & (p_values < alpha)
+    low, high = _percentiles(subset_means)
+    return SizeStability(
+        n=size,
+        units=drawn,
+        mean=subset_means.mean(axis=0),
+        low=low,
+        high=high,
+        width=widths.mean(axis=0),
+        swap=opposite.mean(axis=0),
+        wrong=wrong.mean(axis=0),
+    )
+
+
+# --------------------------------------------------------------------------- queries needed
+
+#: The power of the test behind `eval --need`: 80 %, the usual planning figure (Cohen).
+POWER = 0.8
+
+
+@dataclass(frozen=True)
+class PowerFigures:
+    """Per compared column: sd of the per-query differences, queries needed for ``delta``,
+    and the smallest difference the current number of queries detects."""
+
+    sd: NDArray[np.float64]
+    needed: NDArray[np.int64]
+    detectable: NDArray[np.float64]
+
+
+def power_factor() -> float:
+    """z_{1-alpha/2} + z_{power}: 1.96 + 0.84 for 95 % confidence and 80 % power."""
+    from scipy.stats import norm
+
+    return float(norm.ppf(1.0 - (1.0 - CONFIDENCE) / 2.0) + norm.ppf(POWER))
+
+
+def queries_needed(diffs: ArrayLike, delta: float) -> PowerFigures:
+    """The paired z-approximation: n = ((z_{1-a/2} + z_{1-b}) * sd_d / delta)^2, rounded up;
+    detectable = (z_{1-a/2} + z_{1-b}) * sd_d / sqrt(n) at the current n."""
+    d = _columns(diffs)
+    n = len(d)
+    sd = d.std(axis=0, ddof=1) if n > 1 else np.zeros(d.shape[1])
+    factor = power_factor()
+    needed = np.maximum(1, np.ceil((factor * sd / delta) ** 2 - TIE_TOLERANCE)).astype(np.int64)
+    detectable = factor * sd / np.sqrt(max(n, 1))
+    return PowerFigures(sd=sd, needed=needed, detectable=detectable)

@@ -1,0 +1,127 @@
+"""The baseline's numpy n-gram index: the same runs as scikit-learn's vectorizers, to the byte,
+and the documented order of ties."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+from qrelsmith.config import BaselineOptions
+from qrelsmith.evaluate.baseline import CharNgramIndex, packed_counts, prepare
+from qrelsmith.evaluate.runs import write_run
+
+TEXTS = [
+    "RDPのポート番号3389（TCPとUDP）と ss での確かめ方",
+    "Bcc が相手に見えない理由\n\n\tTo・Cc・Bcc の違い",
+    "You may need an appropriate   loader to handle this file type",
+    "ＡＢＣ全角と半角 abc ABC の正規化",
+    "emoji 🙂 outside the BMP 🙂🙂 and ß straße STRASSE",
+    "x",
+    "",
+    "ポート番号 port number 3389 remote desktop",
+    "ポート番号 port number 3389 remote desktop",  # a duplicate: ties by id
+    "데스크톱 원격 포트 번호 확인하는 방법",
+]
+QUERIES = {
+    "q0": "RDPのポート番号",
+    "q1": "Bcc  見えない",
+    "q2": "appropriate loader",
+    "q3": "abc",
+    "q4": "🙂 strasse",
+    "q5": "포트 번호",
+    "q6": "zz",
+    "q7": "",
+}
+
+
+def written(options: BaselineOptions, *, packed: bool) -> str:
+    ids = [f"d{i:02d}" for i in range(len(TEXTS))]
+    index = CharNgramIndex(ids, TEXTS, options, packed=packed)
+    out = io.StringIO()
+    write_run(out, index.search(QUERIES, 5), "t")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("ngrams", [(2, 3), (2, 2), (3, 3), (1, 3), (1, 1)])
+@pytest.mark.parametrize("b", [0.75, 0.0])
+def test_packed_index_writes_scikit_learns_run(ngrams: tuple[int, int], b: float) -> None:
+    options = BaselineOptions(ngrams=ngrams, b=b)
+    packed = written(options, packed=True)
+    assert packed == written(options, packed=False)
+    assert packed.count("\n") > 5
+
+
+def test_counts_are_the_ngrams_of_the_prepared_text() -> None:
+    texts = ["ab  ab\tc", "ＡＢ"]
+    assert [prepare(t) for t in texts] == ["ab ab\tc", "ab"]
+    (start, end, doc, packed, counts), *_ = list(packed_counts(texts, (2, 2)))
+    assert (start, end) == (0, 2)
+
+    def unpack(key: int) -> str:
+        chars = [(key >> shift) & ((1 << 21) - 1) for shift in (42, 21, 0)]
+        return "".join(chr(c - 1) for c in chars if c)
+
+    found = {(int(d), unpack(int(k))): int(c) for d, k, c in zip(doc, packed, counts, strict=True)}
+    assert found == {(0, "ab"): 2, (0, "b "): 1, (0, " a"): 1, (0, "b\t"): 1, (0, "\tc"): 1,
+                     (1, "ab"): 1}  # fmt: skip
+    # sorted by document, then by the n-grams' string order
+    keys = [unpack(int(k)) for d, k in zip(doc, packed, strict=True) if d == 0]
+    assert keys == sorted(keys)
+
+
+def test_ties_at_the_cut_keep_the_larger_ids_in_trec_eval_order() -> None:
+    ids = [f"s{i}" for i in range(10)]
+    index = CharNgramIndex(ids, ["same words here"] * 10, BaselineOptions())
+    ranked = index.search({"q": "same words"}, 3)["q"]
+    assert [doc for doc, _ in ranked] == ["s9", "s8", "s7"]
+    assert len({score for _, score in ranked}) == 1
+
+
+def test_a_corpus_without_ngrams_retrieves_nothing() -> None:
+    index = CharNgramIndex(["a", "b"], ["x", ""], BaselineOptions())
+    assert index.search({"q": "xy"}, 5) == {"q": []}
+
+
+def test_scores_are_rounded_as_written() -> None:
+    # 2.5e-6 is written 0.000003, 3.5e-6 0.000003 (the doubles are just above and below the
+    # half), though rint(x * 1e6) makes them 2 and 4 millionths
+    scores = np.array([[2.5e-6, 3.5e-6, 2.5e-7, 1.2345675, 3.0e-6]])
+    index = CharNgramIndex(list("abcde"), ["ab"] * 5, BaselineOptions())
+    ranked = index._top(scores, 5)[0]
+    # what Python's round and string order say: score as written down, then id down
+    expected = sorted(
+        ((doc, round(float(x), 6)) for doc, x in zip("abcde", scores[0], strict=True)),
+        key=lambda item: (-item[1], [-ord(c) for c in item[0]]),
+    )
+    assert ranked == expected
+    assert [doc for doc, _ in ranked] == ["d", "e", "b", "a", "c"]
+
+
+def _brute_force(ids: list[str], row: np.ndarray, k: int) -> list[tuple[str, float]]:
+    ranked = sorted(
+        ((doc, round(float(x), 6)) for doc, x in zip(ids, row, strict=True) if x > 0),
+        key=lambda item: (-item[1], [-ord(c) for c in item[0]] + [0]),
+    )
+    return ranked[:k]
+
+
+def test_top_k_is_the_full_sort_of_every_document() -> None:
+    rng = np.random.default_rng(3)
+    ids = [f"a{i % 7}.html#{i}" for i in range(300)]
+    index = CharNgramIndex(ids, ["ab"] * len(ids), BaselineOptions())
+    # many ties and near-ties of the written value, zeros, and rows with few positives
+    scores = np.round(rng.random((12, 300)) * 3, int(rng.integers(1, 8)))
+    scores += rng.choice([0.0, 1e-7, 4e-7], scores.shape)
+    scores[3, 10:] = 0.0
+    scores[4] = 0.0
+    for k in (1, 5, 100, 300, 500):
+        got = index._top(scores, k)
+        assert got == [_brute_force(ids, row, k) for row in scores]
+
+
+def test_a_near_tie_below_the_bound_still_wins_by_id() -> None:
+    index = CharNgramIndex(["a", "b"], ["ab", "ab"], BaselineOptions())
+    # both are written 1.000000; "b" sorts first though its raw score is lower
+    assert index._top(np.array([[1.0000001, 1.0]]), 1) == [[("b", 1.0)]]
