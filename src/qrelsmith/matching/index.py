@@ -6,7 +6,9 @@ an article's sections, subheadings, anchors and excluded sections; the table rec
 (article.py) and check (evaluate/check.py) give the headings they have. The index holds the
 lookups the rules ask (by key, by stripped key, by anchor, a section's H2, the sections between
 two positions) and the unit weights behind ``similarity``; the rules themselves are in
-rules.py, a table's order in order.py.
+rules.py, a table's order in order.py. ``match`` and ``match_rows`` are the index's two entry
+points into them (so this module imports them; they take the index as their first argument and
+import this module for type hints only).
 """
 
 from __future__ import annotations
