@@ -25,6 +25,7 @@ from .options import (
     config_of,
     override,
     positive,
+    refuse_input_as_output,
     say,
     warn,
 )
@@ -93,7 +94,7 @@ def register(subparsers: Any) -> None:
         "multilingual sentence encoder (the [semantic] extra; [build] semantic = true)",
     )
     add_quiet(parser, "no progress line, nothing printed on success")
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run_build)
 
 
 def build_summary(report: Report, out: Path) -> str:
@@ -136,13 +137,16 @@ def check_out(out: Path, paths: list[Path]) -> None:
     over)."""
     where = Path(os.path.realpath(out))
     for path in paths:
-        real = Path(os.path.realpath(path))
-        if real == where or where in real.parents:
-            raise UsageError(
-                f"--out {out} is the input {path} or holds it: give an output folder "
-                "outside the crawl (one inside it is fine)"
-            )
-        if real in where.parents and _holds_pages(where):
+        refuse_input_as_output(
+            out,
+            [path],
+            lambda source: (
+                f"--out {out} is the input {source} or holds it: give an output "
+                "folder outside the crawl (one inside it is fine)"
+            ),
+            holding=True,
+        )
+        if Path(os.path.realpath(path)) in where.parents and _holds_pages(where):
             raise UsageError(
                 f"--out {out} holds pages of the input {path}: a build replaces --out whole, "
                 "and the pages left in it would be passed over from then on; give an output "
@@ -166,7 +170,7 @@ def _holds_pages(folder: Path) -> bool:
     return False
 
 
-def run(args: argparse.Namespace) -> int:
+def run_build(args: argparse.Namespace) -> int:
     """Build, swap the outputs in whole, print the summary; see EXAMPLES for exit codes."""
     config = config_of(args)
     config = config.model_copy(
