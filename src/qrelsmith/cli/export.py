@@ -32,10 +32,10 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     )
     kinds = export_parser.add_subparsers(dest="export_kind", metavar="KIND", required=True)
     for name, kind in EXPORT_KINDS.items():
-        _add_kind(kinds, name, kind)
+        _register_kind(kinds, name, kind)
 
 
-def _add_kind(kinds: Any, name: str, kind: ExportKind) -> None:
+def _register_kind(kinds: Any, name: str, kind: ExportKind) -> None:
     parser = kinds.add_parser(
         name,
         help=kind.help,
