@@ -11,7 +11,7 @@ from ..buildfolder import build_topics, load_build
 from ..config import BaselineOptions, EvalOptions
 from ..errors import DataError, UsageError
 from ..files import atomic_open, dumps
-from ..layout import CORPUS, GOLDEN, QRELS
+from ..layout import CORPUS, GOLDEN, QRELS, QUERIES
 from ..patterns import CHECK_DEPTH
 from .options import (
     FORMATTER,
@@ -53,6 +53,13 @@ def run_baseline(args: argparse.Namespace) -> int:
 
     options = override(config_of(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
     build = load_build(args.dir, need=(CORPUS,))
+    if args.out != "-":  # atomic_open would put the run in place of the file it reads
+        read = [build.folder / name for name in (CORPUS, QUERIES, GOLDEN)]
+        refuse_input_as_output(
+            args.out,
+            read,
+            lambda source: f"--out {args.out} is the input {source}: give another file",
+        )
     topics = build_topics(build, args.dir)
     doc_ids, texts = indexed_texts(build.corpus)
     del build  # only the sections' ids and text are needed: let the records go
@@ -112,6 +119,14 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.need is not None and len(args.runs) < 2:
         raise UsageError("--need compares runs: give two or more")
     build = load_build(args.dir, need=(QRELS,))
+    if args.plot:
+        read = [*(run for run in args.runs if run != "-"), build.folder / QRELS]
+        read += [build.folder / CORPUS, build.folder / GOLDEN]
+        refuse_input_as_output(
+            args.plot,
+            read,
+            lambda source: f"--plot {args.plot} is the input {source}: give another file",
+        )
     if not build.qrels:
         raise DataError(f"{args.dir}/{QRELS} has no judgements")
     grades = {g for judged in build.qrels.values() for g in judged.values()}
