@@ -328,3 +328,112 @@ def test_a_very_long_query_is_rejected_not_kept(tmp_path: Path) -> None:
     [rejected] = report.rejected
     assert (rejected.row, rejected.reason) == (0, "too_long")
     assert len(rejected.query) <= 1000
+
+
+def _few_yield_site(root: Path) -> Path:
+    """Four pages, none with a quick-reference table, each missing it for another reason."""
+    headings = "<h2>Install Python</h2><p>x</p><h2>Create a venv</h2><p>y</p><h2>Pin versions</h2>"
+    near = "".join(
+        f"<tr><td>q{i}</td><td>{cell}</td></tr>"
+        for i, cell in enumerate(["Install Python", "-", "-", "-", "Pin versions"])
+    )
+    pages = {
+        "a-plain.html": f"<article>{headings}<p>z</p></article>",
+        "b-data.html": "<article><table><tr><th>Type</th><th>Size</th></tr>"
+        f"<tr><td>rsa</td><td>3072</td></tr></table>{headings}<p>z</p></article>",
+        "c-near.html": f"<article><table><caption>Parts</caption><tr><th>Thing</th><th>Part</th>"
+        f"</tr>{near}</table>{headings}<p>z</p></article>",
+        "d-half.html": "<article><table><tr><th>Question</th><th>Size</th></tr>"
+        f"<tr><td>rsa</td><td>3072</td></tr></table>{headings}<p>z</p></article>",
+    }
+    site = root / "site"
+    site.mkdir()
+    for name, html in pages.items():
+        (site / name).write_text(html, encoding="utf-8")
+    return site
+
+
+def test_report_says_why_articles_have_no_table_closest_first(tmp_path: Path) -> None:
+    from qrelsmith import Config
+
+    report = build([_few_yield_site(tmp_path)], Config()).report
+    assert report.tables.reasons == {
+        "few_headings_named": 1,
+        "no_query_or_reference_header": 2,
+        "no_table": 1,
+    }
+    closest = [(c.path, c.reason, c.caption, c.header) for c in report.tables.candidates]
+    assert closest == [
+        ("c-near.html", "few_headings_named", "Parts", ["Thing", "Part"]),
+        ("d-half.html", "no_query_or_reference_header", "Quick reference", ["Question", "Size"]),
+        ("b-data.html", "no_query_or_reference_header", "Quick reference", ["Type", "Size"]),
+    ]  # a table naming headings, then a header naming one role, then one naming none
+    assert (report.tables.candidates[0].named, report.tables.candidates[0].rows) == (2, 5)
+
+
+def test_the_summary_says_why_in_words_with_the_config_keys(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = _few_yield_site(tmp_path)
+    assert main(["build", str(site), "--out", str(tmp_path / "out"), "-j", "1"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[3] == (
+        "  without a table: 1 with a table near the top naming some headings, below the rule; "
+        "2 whose table headers name no query or reference column; 1 without any table"
+    )
+    assert lines[4] == (
+        '  closest table: c-near.html "Parts" [Thing | Part], 2 of 5 rows name a heading '
+        '(2 sections) (report.json "tables")'
+    )
+    assert "[build] query_headers, reference_headers" in lines[5]
+    assert "[build] heading_column_share = 0.5" in lines[5]
+
+
+def test_audit_sample_and_export_refuse_a_set_without_queries(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert main(["build", str(_few_yield_site(tmp_path)), "--out", str(out), "-q"]) == 0
+    assert not (out / "audit").exists()  # the build draws no sample from nothing
+    assert main(["audit", "sample", str(out)]) == 1
+    assert capsys.readouterr().err == f"error: {out / 'golden.jsonl'}: no queries to sample\n"
+    assert not (out / "audit").exists()  # no page of live buttons over nothing
+    hf = ["export", "hf", str(out), "--out", str(tmp_path / "hf"), "--license", "mit"]
+    assert main([*hf, "--language", "en", "--format", "jsonl"]) == 1
+    assert capsys.readouterr().err == f"error: {out / 'golden.jsonl'}: no queries to export\n"
+    assert not (tmp_path / "hf").exists()
+
+
+def test_ascii_ids_are_percent_encoded_and_reversible(tmp_path: Path) -> None:
+    from urllib.parse import unquote
+
+    site = tmp_path / "サイト"
+    (site / "ja").mkdir(parents=True)
+    table = (
+        "<table><tr><th>知りたいこと</th><th>答え</th><th>詳しい節</th></tr>"
+        "<tr><td>ポートは</td><td>3389</td><td>ポート番号</td></tr>"
+        "<tr><td>変え方</td><td>レジストリ</td><td>ポートの変更</td></tr></table>"
+    )
+    page = f"<article><h1>RDP</h1>{table}<h2>ポート番号</h2><p>3389</p><h2>ポートの変更</h2><p>x</p></article>"
+    (site / "ja" / "設定 50%.html").write_text(page, encoding="utf-8")
+    plain, ascii_ = tmp_path / "plain", tmp_path / "ascii"
+    assert main(["build", str(site), "--out", str(plain), "-q"]) == 0
+    assert main(["build", str(site), "--out", str(ascii_), "-q", "--ascii-ids"]) == 0
+    for name in ("qrels.trec", "beir/qrels/test.tsv"):
+        encoded = (ascii_ / name).read_bytes()
+        encoded.decode("ascii")  # ranx and ir_measures read it under LC_ALL=C
+        back = "\n".join(
+            "\t".join(unquote(field) for field in line.split("\t")) if "\t" in line
+            else " ".join(unquote(field) for field in line.split(" "))
+            for line in encoded.decode("ascii").split("\n")
+        )  # fmt: skip
+        assert back == (plain / name).read_text(encoding="utf-8")
+    ids = [line.split("\t")[0] for line in (ascii_ / "queries.tsv").read_text("utf-8").splitlines()]
+    # "設定 50%.html": the id is ja/設定%2050%25.html (safe_id), then its %s are escaped too
+    stem = "ja/%E8%A8%AD%E5%AE%9A%252050%2525.html"
+    assert ids == [f"{stem}#q0", f"{stem}#q1"]
+    assert main(["audit", "sample", str(ascii_), "--size", "2"]) == 0  # the id grammar holds
+    # export --ascii-ids turns a plain build's ids into the same ones
+    out = tmp_path / "irds"
+    assert main(["export", "ir_datasets", str(plain), "--out", str(out), "--ascii-ids"]) == 0
+    assert (out / "qrels.trec").read_bytes() == (ascii_ / "qrels.trec").read_bytes()

@@ -205,6 +205,57 @@ def test_an_interrupt_exits_130(
     def interrupted(args: argparse.Namespace) -> int:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(evaluate, "handle_validate", interrupted)
+    monkeypatch.setattr(evaluate, "run_validate", interrupted)
     assert main(["validate", "."]) == 130
     assert capsys.readouterr().err == "error: interrupted\n"
+
+
+def test_docs_review_transcripts_print_what_they_show(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """docs/review.md's console lines, run in order: each prints what the page shows under it
+    (a line shown without output only has to succeed)."""
+    text = (ROOT / "docs" / "review.md").read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for name in ("samples", "tests"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    lines = text.splitlines()
+    commands = [i for i, line in enumerate(lines) if line.startswith("$ qrelsmith ")]
+    assert len(commands) >= 3
+    for start in commands:
+        argv = lines[start].split("#", 1)[0].split()[2:]
+        shown = []
+        for line in lines[start + 1 :]:
+            if line.startswith(("$ ", "```")):
+                break
+            shown.append(line)
+        capsys.readouterr()
+        assert main(argv) == 0, lines[start]
+        captured = capsys.readouterr()
+        if shown:
+            assert captured.out + captured.err == "\n".join(shown) + "\n", lines[start]
+
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "qrelsmith"
+
+
+def _layout_names() -> set[str]:
+    """The modules and packages the README's Layout section maps (its first column, and the
+    pipeline line's ``a.py → b.py / c.py``)."""
+    block = README.split("## Layout", 1)[1].split("```", 2)[1]
+    names: set[str] = set()
+    for line in block.splitlines():
+        if not re.match(r"  \S", line):
+            continue  # the src/qrelsmith/ line, or a description's continuation
+        column = re.split(r"\s{2,}", line.strip(), maxsplit=1)[0]
+        names.update(name for name in re.split(r" → | / ", column) if name)
+    return names
+
+
+def test_readme_layout_names_the_modules_ls_shows() -> None:
+    listed = {
+        entry.name + ("/" if entry.is_dir() else "")
+        for entry in PACKAGE.iterdir()
+        if entry.name.endswith(".py") or (entry.is_dir() and (entry / "__init__.py").exists())
+    }
+    assert _layout_names() == listed

@@ -25,33 +25,16 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 def changed_site(folder: Path) -> Path:
-    """samples/site a month later: five edits a docs team makes."""
-    site = folder / "site"
-    shutil.copytree(SAMPLE, site)
-    joins = site / "en" / "sql-joins.html"
-    # 1. A section inserted at the top: every later section is renumbered, nothing else.
-    edit(
-        joins,
-        '<h2 id="sec-1">INNER JOIN</h2>',
-        '<h2 id="sec-0">Sample tables</h2>\n  <p>Two tables, customers and orders, are used throughout.</p>\n  <h2 id="sec-1">INNER JOIN</h2>',
+    """samples/site a month later (samples/make_site_june.py, the README's walkthrough)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "make_site_june", ROOT / "samples" / "make_site_june.py"
     )
-    # 2. The text of a labelled section changes (row q3 names "anti-join").
-    edit(
-        joins,
-        '<h2 id="sec-6">Finding rows with no match (anti-join)</h2>',
-        '<h2 id="sec-6">Finding rows with no match (anti-join)</h2>\n  <p>Since version 16 the planner turns NOT IN into an anti-join as well.</p>',
-    )
-    # 3. A question is reworded (q4).
-    edit(joins, "Every combination of sizes and colours", "Every pair of a size and a colour")
-    # 4. A row's reference now names another section (q1): the label moves.
-    edit(joins, "<td>LEFT JOIN and RIGHT JOIN</td></tr>", "<td>FULL OUTER JOIN</td></tr>")
-    # 5. A new row (q5), and an article removed.
-    edit(
-        joins,
-        "<td>CROSS JOIN and self joins</td></tr>",
-        "<td>CROSS JOIN and self joins</td></tr>\n      <tr><td>Keep unmatched rows of both tables</td><td>A full outer join</td><td>FULL OUTER JOIN</td></tr>",
-    )
-    (site / "es" / "git-stash.html").unlink()
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    site: Path = module.make_site_june(SAMPLE, folder / "site")
     return site
 
 
@@ -234,8 +217,9 @@ def test_a_build_against_the_same_folder_is_refused_and_writes_nothing(
     shutil.copytree(old, same)
     (tmp_path / "link").symlink_to(same)
     capsys.readouterr()
-    for other in (same, tmp_path / "link"):
-        assert main(["diff", str(same), str(other)]) == 2
+    link = tmp_path / "link"
+    for first, second in ((same, same), (same, link), (link, same)):  # a link on either side
+        assert main(["diff", str(first), str(second)]) == 2
         assert "the same folder" in capsys.readouterr().err
     assert not (same / "audit" / "diff.json").exists()
 

@@ -233,7 +233,13 @@ def test_align_maps_chunks_and_reports_the_rest(
     assert main(["eval", str(out), str(tmp_path / "c.trec"), "--measures", "RR@10"]) == 0
 
 
-def test_align_keeps_queries_of_a_file_whose_name_has_a_space(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("given", "written"),
+    [(("c1", "c2"), ("c1", "c2")), (("c 1", "c\u30002%"), ("c%201", "c%E3%80%802%"))],
+)
+def test_align_keeps_queries_of_a_file_whose_name_has_a_space(
+    tmp_path: Path, given: tuple[str, str], written: tuple[str, str]
+) -> None:
     # The article id percent-encodes the space ("my%20page.html"); golden.jsonl's origin keeps
     # the file's path ("my page.html"). Chunks are tied to the article id, and so must queries.
     site = tmp_path / "site"
@@ -252,7 +258,7 @@ def test_align_keeps_queries_of_a_file_whose_name_has_a_space(tmp_path: Path) ->
     chunks.write_text(
         json.dumps(
             {
-                "id": "c1",
+                "id": given[0],
                 "path": "my page.html",
                 "text": "Install Run the installer and follow the steps on screen.",
             }
@@ -260,7 +266,7 @@ def test_align_keeps_queries_of_a_file_whose_name_has_a_space(tmp_path: Path) ->
         + "\n"
         + json.dumps(
             {
-                "id": "c2",
+                "id": given[1],
                 "path": "my page.html",
                 "text": "Remove Open the settings and press the remove button.",
             }
@@ -270,7 +276,11 @@ def test_align_keeps_queries_of_a_file_whose_name_has_a_space(tmp_path: Path) ->
     )
     assert main(["align", str(build), "--chunks", str(chunks), "--out", str(out)]) == 0
     qrels = (out / "qrels.trec").read_text(encoding="utf-8").split("\n")
-    assert "my%20page.html#q0 0 c1 2" in qrels and "my%20page.html#q1 0 c2 2" in qrels
+    # a chunk id's white space is percent-encoded as an article id's, its '%' kept: the
+    # user's runs name the chunk as it is
+    first, second = written
+    assert f"my%20page.html#q0 0 {first} 2" in qrels
+    assert f"my%20page.html#q1 0 {second} 2" in qrels
 
 
 def test_validate_does_not_call_an_empty_set_ok(
@@ -348,6 +358,58 @@ def test_validate_counts_one_problem_in_the_singular(
     captured = capsys.readouterr()
     assert len(captured.out.splitlines()) == 1
     assert captured.err.startswith(f"error: 1 problem in {broken}")
+
+
+def test_eval_on_one_article_warns_that_the_article_interval_cannot_be_computed(
+    tmp_path: Path, runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "one"
+    shutil.copytree(BUILD, folder)
+    qrels = (folder / "qrels.trec").read_text(encoding="utf-8").splitlines()
+    one = [line for line in qrels if line.startswith("ja/rdp-port.html#")]
+    assert 0 < len(one) < len(qrels)
+    (folder / "qrels.trec").write_text("\n".join(one) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["eval", str(folder), str(runs["bm25"]), str(runs["tfidf"])]) == 0
+    printed = capsys.readouterr()
+    assert "come from one article: the interval over articles [a] cannot be computed" in (
+        printed.err
+    )
+    rows = [line for line in printed.out.splitlines() if line.startswith("bm25 ")]
+    assert rows and all(line.endswith("n/a") for line in rows)
+    assert "CI95[a]" not in printed.out  # the paired comparisons give none either
+
+
+def test_baseline_on_a_build_without_queries_says_no_queries(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "empty"
+    shutil.copytree(BUILD, folder)
+    (folder / "queries.tsv").write_text("", encoding="utf-8")
+    (folder / "golden.jsonl").write_text("", encoding="utf-8")
+    assert main(["baseline", str(folder), "--out", str(tmp_path / "run.trec")]) == 1
+    err = capsys.readouterr().err
+    assert "no queries (queries.tsv and golden.jsonl hold none)" in err
+    assert not (tmp_path / "run.trec").exists()
+
+
+def test_baseline_and_eval_plot_refuse_to_write_over_a_file_they_read(
+    tmp_path: Path, runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "build"
+    shutil.copytree(BUILD, folder)
+    run = tmp_path / "bm25.trec"
+    shutil.copyfile(runs["bm25"], run)
+    before = {path: path.read_bytes() for path in (*folder.iterdir(), run) if path.is_file()}
+    for name in ("corpus.jsonl", "queries.tsv"):
+        assert main(["baseline", str(folder), "--out", str(folder / name)]) == 2
+        shown = f"--out {folder / name} is the input {folder / name}: give another file"
+        assert capsys.readouterr().err == f"error: {shown}\n"
+    for target in (run, folder / "qrels.trec"):
+        assert main(["eval", str(folder), str(run), "--curve", "--plot", str(target)]) == 2
+        shown = f"--plot {target} is the input {target}: give another file"
+        assert capsys.readouterr().err == f"error: {shown}\n"
+    assert {path: path.read_bytes() for path in before} == before
 
 
 def _align(tmp_path: Path, chunks: list[dict[str, str]], out: Path) -> int:

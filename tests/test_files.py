@@ -79,17 +79,17 @@ def test_an_interrupt_before_the_swap_leaves_the_whole_last_build(
 ) -> None:
     # The core files are written, the audit sample is not yet: the old audit/ must not end up
     # beside the new core files.
-    import qrelsmith.audit
+    import qrelsmith.audit.writer
 
     site, out, before = two_builds(tmp_path)
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(qrelsmith.audit, "write_default_sample", interrupted)
+    monkeypatch.setattr(qrelsmith.audit.writer, "write_default_sample", interrupted)
     assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 130
     assert snapshot(out) == before
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == [".out.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == []
 
 
 def test_a_failed_swap_puts_the_last_build_back(
@@ -121,7 +121,7 @@ def test_a_build_is_swapped_in_whole_and_keeps_the_users_files(tmp_path: Path) -
     after = snapshot(out)
     assert after["my-notes.txt"] == b"kept" and (out / "my-notes.txt").stat().st_ino == inode
     assert b"c.html#q0" in after["golden.jsonl"] and b"c.html#q0" in after["audit/sample.json"]
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == [".out.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == []
 
 
 def test_a_second_build_into_the_same_folder_fails_at_once(
@@ -146,7 +146,7 @@ def test_leftovers_of_a_killed_build_are_cleared_and_a_lost_build_restored(tmp_p
     assert main(["validate", str(tmp_path / ".out.old-dead")]) == 0
     assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 0
     assert (out / "my-notes.txt").read_text() == "kept"
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == [".out.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == []
 
 
 def test_a_reviewers_verdicts_survive_any_rebuild(
@@ -282,7 +282,8 @@ def test_a_child_process_that_outlives_a_killed_build_does_not_hold_its_lock(
         assert os.path.exists(f"/proc/{child}") or sys.platform != "linux"
         with StagedFolder(tmp_path / "out") as staged:  # the lock is free
             assert staged.path.is_dir()
-        assert (tmp_path / ".out.lock").read_text().split()[1] == "build"
+            assert (tmp_path / ".out.lock").read_text().split()[1] == "build"
+        assert not (tmp_path / ".out.lock").exists()  # removed as the lock was let go
     finally:
         os.kill(child, signal.SIGKILL)
         time.sleep(0.1)
@@ -398,3 +399,30 @@ def test_two_audit_applies_at_once_write_two_versions(
         thread.join(60)
     assert codes == [0, 0]
     assert sorted(p.name for p in (out / "versions").iterdir()) == ["v1", "v2"]
+
+
+def test_a_waiter_woken_by_a_finishing_writer_locks_the_file_at_the_path(tmp_path: Path) -> None:
+    # The finishing writer removes the lock file while it holds it; a command that was waiting
+    # on that file wakes up holding a removed file, which guards nothing: it must take the
+    # lock on the file now at the path instead.
+    import threading
+
+    from qrelsmith.files import _exclusive_lock, release_lock
+
+    path = tmp_path / ".out.lock"
+    first = _exclusive_lock(path, tmp_path / "out")
+    waiting = threading.Event()
+    held: list[object] = []
+
+    def wait_for_it() -> None:
+        held.append(_exclusive_lock(path, tmp_path / "out", lambda _: waiting.set(), "audit"))
+
+    waiter = threading.Thread(target=wait_for_it)
+    waiter.start()
+    assert waiting.wait(10)
+    release_lock(first)
+    waiter.join(10)
+    handle = held[0]
+    assert path.exists() and os.fstat(handle.fileno()).st_ino == path.stat().st_ino  # type: ignore[attr-defined]
+    release_lock(handle)  # type: ignore[arg-type]
+    assert not path.exists()

@@ -263,7 +263,8 @@ def _record_spans(path: Path) -> list[tuple[int, int, str | None, str]]:
     the page id is None for those that are not pages read_warc gives."""
     from warcio.archiveiterator import ArchiveIterator
 
-    from qrelsmith.ingest import _html_record, url_id
+    from qrelsmith.ingest import url_id
+    from qrelsmith.ingest.warc import _html_record
 
     spans = []
     with open(path, "rb") as handle:
@@ -438,7 +439,7 @@ def test_no_regex_of_ours_is_quadratic_on_long_runs() -> None:
         "parse",
         "matching",
         "patterns",
-        "ingest",
+        "ingest.ids",
         "evaluate.check",
         "buildfolder",
         "audit.sheet",

@@ -9,7 +9,17 @@ from pathlib import Path
 import pytest
 
 from qrelsmith import build
-from qrelsmith.ingest import READERS, iter_pages, read_jsonl_pages, read_warc, reader_for, url_id
+from qrelsmith.ingest import (
+    READERS,
+    iter_pages,
+    read_jsonl_pages,
+    read_warc,
+    reader_for,
+    safe_id,
+    spaceless_id,
+    url_id,
+)
+from qrelsmith.ingest.folder import list_pages, site_kind
 
 WARC = Path(__file__).parent / "fixtures" / "warc"
 
@@ -37,6 +47,56 @@ PAGES = {  # article id -> (url, HTTP charset) of every HTML page in crawl.warc(
 )
 def test_url_id_drops_scheme_and_fragment(url: str, expected: str) -> None:
     assert url_id(url) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "article_id", "given_id"),
+    [
+        ("a b", "a%20b", "a%20b"),
+        ("50%", "50%25", "50%"),  # an article id's '%' is encoded: "a b" and "a%20b" stay two
+        ("tab\there", "tab%09here", "tab%09here"),
+        ("全角\u3000空白", "全角%E3%80%80空白", "全角%E3%80%80空白"),  # UTF-8 bytes, upper case
+        ("plain/é?q=1#x", "plain/é?q=1#x", "plain/é?q=1#x"),
+    ],
+)
+def test_one_escaper_for_article_ids_and_given_ids(
+    text: str, article_id: str, given_id: str
+) -> None:
+    assert safe_id(text) == article_id
+    assert spaceless_id(text) == given_id
+
+
+def test_a_folder_is_html_or_markdown_by_the_majority_html_on_a_tie(tmp_path: Path) -> None:
+    assert [site_kind(1, 1), site_kind(2, 1), site_kind(1, 2), site_kind(0, 0)] == [
+        "HTML",
+        "HTML",
+        "Markdown",
+        "HTML",
+    ]
+    for name in ("index.html", "README.md", "guide.md"):
+        (tmp_path / name).write_text("<p>x</p>", encoding="utf-8")
+    listing = list_pages(tmp_path)
+    assert [relative for relative, _ in listing] == ["README.md", "guide.md"]
+    assert (listing.passed_over, listing.passed_over_kind) == (1, "HTML")
+
+
+def test_several_inputs_prefix_a_folder_ids_and_name_each_page_source(tmp_path: Path) -> None:
+    docs, blog = tmp_path / "docs", tmp_path / "blog"
+    (docs / "sub dir").mkdir(parents=True)
+    blog.mkdir()
+    (docs / "sub dir" / "a.html").write_text("<p>a</p>", encoding="utf-8")
+    (blog / "index.html").write_text("<p>b</p>", encoding="utf-8")
+    (tmp_path / "one.html").write_text("<p>c</p>", encoding="utf-8")
+    pages = list(iter_pages([docs, blog, tmp_path / "one.html"]))
+    assert [(p.article_id, p.path, p.source) for p in pages] == [
+        ("docs/sub%20dir/a.html", "docs/sub dir/a.html", "docs"),
+        ("blog/index.html", "blog/index.html", "blog"),
+        ("one.html", "one.html", "one.html"),
+    ]
+    alone = list(iter_pages([docs]))
+    assert [(p.article_id, p.path, p.source) for p in alone] == [
+        ("sub%20dir/a.html", "sub dir/a.html", "")
+    ]
 
 
 @pytest.mark.parametrize("name", ["crawl.warc.gz", "crawl.warc"])

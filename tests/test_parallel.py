@@ -12,7 +12,7 @@ import pytest
 from qrelsmith import build, parallel
 from qrelsmith.build import build_to
 from qrelsmith.cli import main
-from qrelsmith.export import EXPORTERS, jsonl
+from qrelsmith.export import write_build
 from qrelsmith.parallel import SortedRuns, map_unordered
 from qrelsmith.progress import Progress
 
@@ -103,10 +103,8 @@ def test_streaming_build_writes_what_the_in_memory_writers_write(tmp_path: Path)
     crawl = write_crawl(tmp_path / "crawl.jsonl", crawl_lines(25, seed=1))
     result = build([crawl])
     whole = tmp_path / "whole"
-    jsonl.write_corpus(whole, result.corpus)
-    for write in EXPORTERS.values():
-        write(whole, result.corpus, result.queries)
-    jsonl.write_report(whole, result.report)
+    whole.mkdir()
+    write_build(whole, result.corpus, result.queries, result.report)
     report = build_to(tmp_path / "streamed", [crawl], workers=2)
     assert report == result.report
     assert tree(tmp_path / "streamed") == tree(whole)

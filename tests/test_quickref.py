@@ -137,3 +137,53 @@ def test_a_percent_encoded_in_page_link_resolves_as_in_a_browser() -> None:
     assert article.quickref_rows[0].reference_anchors == ["設定"]
     queries, _ = article_queries(article)
     assert queries[0].relevant == {"p.html#1": 2} and queries[0].match == "anchor"
+
+
+# ---------------------------------------------------------------- why an article has no table
+
+
+def test_a_page_without_any_table_says_so() -> None:
+    miss = parse_article(f"<article>{HEADINGS}</article>", "x.html").table_miss
+    assert miss is not None and miss.reason == "no_table" and miss.caption is None
+
+
+def test_a_data_table_is_named_with_its_header_and_the_roles_it_names() -> None:
+    page = f"""<article><p><strong>Key types</strong></p>
+    <table><tr><th>Question</th><th>Key size</th><th>Notes</th></tr>
+    <tr><td>rsa</td><td>3072</td><td>old</td></tr></table>{HEADINGS}</article>"""
+    article = parse_article(page, "x.html")
+    assert article.table is None and article.table_miss is not None
+    miss = article.table_miss
+    assert miss.reason == "no_query_or_reference_header"
+    assert (miss.caption, miss.header) == ("Key types", ["Question", "Key size", "Notes"])
+    assert miss.roles == ["query"]  # a query column, but no reference column
+    assert miss.rows == 2
+
+
+def test_a_table_naming_too_few_headings_counts_every_cell_it_names() -> None:
+    # 2 of 6 rows name a heading (one is a miss early on): below the rule of half the cells,
+    # and the count is of all six rows, not of those read before the column gave up.
+    rows = ["Install Python", "nothing", "x", "y", "z", "Pin versions"]
+    cells = "".join(f"<tr><td>q{i}</td><td>{r}</td></tr>" for i, r in enumerate(rows))
+    page = (
+        f"<article><table><tr><th>Thing</th><th>Part</th></tr>{cells}</table>{HEADINGS}</article>"
+    )
+    article = parse_article(page, "x.html")
+    assert article.table is None and article.table_miss is not None
+    miss = article.table_miss
+    assert (miss.reason, miss.named, miss.rows, miss.sections) == ("few_headings_named", 2, 6, 2)
+    assert miss.header == ["Thing", "Part"]
+
+
+def test_heading_column_share_makes_such_a_table_count() -> None:
+    from qrelsmith.config import BuildOptions
+
+    rows = ["Install Python", "nothing", "x", "y", "Pin versions"]  # 2 of 5 rows: 0.4
+    cells = "".join(f"<tr><td>q{i}</td><td>{r}</td></tr>" for i, r in enumerate(rows))
+    page = (
+        f"<article><table><tr><th>Thing</th><th>Part</th></tr>{cells}</table>{HEADINGS}</article>"
+    )
+    assert parse_article(page, "x.html").table is None
+    lowered = BuildOptions(heading_column_share=0.4)
+    table = parse_article(page, "x.html", lowered).table
+    assert table is not None and table.detected_by == "headings"

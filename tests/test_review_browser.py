@@ -81,8 +81,10 @@ def test_review_loop_in_chromium(browser, tmp_path: Path, capsys) -> None:
     page.goto(page_path.as_uri())
 
     total = len(json.loads((build / "audit" / "sample.json").read_text())["rows"])
+    why: set[str] = set()
     for _ in range(total):
         qid = page.text_content("#qid")
+        why.add(page.text_content("#stratum") or "")
         verdict, headings, note = DECISIONS.get(qid, ("correct", [], ""))
         if verdict == "correct":
             page.keyboard.press("1")  # moves on by itself
@@ -136,6 +138,9 @@ def test_review_loop_in_chromium(browser, tmp_path: Path, capsys) -> None:
     download.value.save_as(export)
     assert export.read_bytes().startswith(b"\xef\xbb\xbf")
     assert dialogs == [] and errors == []
+    # Why a row was drawn, in a reviewer's words, not "plain (weight 2.64286)".
+    assert "drawn among the other labels" in {text.split(";")[0] for text in why}
+    assert not any("weight" in text or "plain" in text for text in why)
     context.close()
 
     capsys.readouterr()

@@ -56,6 +56,10 @@ class BuildOptions(_Options):
 
     article_selectors: list[str] = Field(default_factory=lambda: list(patterns.ARTICLE_SELECTORS))
     drop_tags: list[str] = Field(default_factory=lambda: list(patterns.DROP_TAGS))
+    permalink_selectors: list[str] = Field(
+        default_factory=lambda: list(patterns.PERMALINK_SELECTORS),
+        description="CSS selectors of heading permalink anchors, whose text is dropped",
+    )
     section_level: int = Field(default=patterns.SECTION_LEVEL, ge=1, le=6)
     excluded_headings: list[str] = Field(default_factory=lambda: list(patterns.EXCLUDED_HEADINGS))
     link_only_density: float = _share(
@@ -66,6 +70,11 @@ class BuildOptions(_Options):
     query_headers: list[str] = Field(default_factory=lambda: list(patterns.QUERY_HEADERS))
     answer_headers: list[str] = Field(default_factory=lambda: list(patterns.ANSWER_HEADERS))
     reference_headers: list[str] = Field(default_factory=lambda: list(patterns.REFERENCE_HEADERS))
+    heading_column_share: float = _share(
+        patterns.HEADING_COLUMN_MIN_SHARE,
+        "a table without telling headers is the quick-reference table when one column has at "
+        "least this share of its cells naming the article's headings",
+    )
     reference_separators: list[str] = Field(
         default_factory=lambda: list(patterns.REFERENCE_SEPARATORS)
     )
@@ -85,6 +94,11 @@ class BuildOptions(_Options):
     )
     encoding: str | None = Field(
         default=None, description="force this encoding instead of detecting it"
+    )
+    ascii_ids: bool = Field(
+        default=False,
+        description="ids in printable ASCII: other characters and '%' percent-encoded (UTF-8), "
+        "for tools that read files in the locale's encoding",
     )
     page_timeout: float = Field(
         default=patterns.PAGE_TIMEOUT,
@@ -107,7 +121,7 @@ class BuildOptions(_Options):
     # A value that fails on the first page fails on every page: it is refused when the file is
     # read (exit 2, nothing written), not turned into one skipped page per page of the crawl.
 
-    @field_validator("article_selectors")
+    @field_validator("article_selectors", "permalink_selectors")
     @classmethod
     def _selectors_parse(cls, value: list[str]) -> list[str]:
         plain = re.compile(TAG_NAME)

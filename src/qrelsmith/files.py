@@ -392,21 +392,29 @@ def _exclusive_lock(
         import fcntl
     except ImportError:  # Windows: no advisory locks of this kind, builds are not guarded
         return None
-    handle = open(path, "a+b")  # noqa: SIM115 - held until the writer is done
-    try:
+    while True:
+        handle = open(path, "a+b")  # noqa: SIM115 - held until the writer is done
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if wait is None:
-                raise DataError(
-                    f"another build is writing into {shown} (it holds {path}"
-                    f"{_holder(handle)}); wait for it to end"
-                ) from None
-            wait(
-                f"waiting for the other qrelsmith command writing into {shown} to end "
-                f"({path}{_holder(handle)})"
-            )
-            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if wait is None:
+                    raise DataError(
+                        f"another build is writing into {shown} (it holds {path}"
+                        f"{_holder(handle)}); wait for it to end"
+                    ) from None
+                wait(
+                    f"waiting for the other qrelsmith command writing into {shown} to end "
+                    f"({path}{_holder(handle)})"
+                )
+                fcntl.flock(handle, fcntl.LOCK_EX)
+        except BaseException:
+            handle.close()
+            raise
+        if _still_there(handle, path):
+            break
+        handle.close()  # its holder removed it as it finished: lock the file now at path
+    try:
         handle.truncate(0)
         handle.write(f"{os.getpid()} {what}\n".encode())
         handle.flush()
@@ -417,10 +425,23 @@ def _exclusive_lock(
     return handle
 
 
+def _still_there(handle: IO[bytes], path: Path) -> bool:
+    """Whether the file ``handle`` locked is still the one at ``path`` (``release_lock``
+    removes it while it is held: a lock on the removed file guards nothing)."""
+    try:
+        return os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino
+    except FileNotFoundError:
+        return False
+
+
 def release_lock(handle: IO[bytes] | None) -> None:
-    """Let go of a lock ``_exclusive_lock`` took (closing the file releases it; the file stays)."""
+    """Let go of a lock ``_exclusive_lock`` took. The file is removed while still held, so no
+    command leaves a ``.<out>.lock`` behind; one waiting on it then finds it gone and locks a
+    new one (``_still_there``)."""
     if handle is not None:
         _HELD.discard(handle)
+        with contextlib.suppress(OSError):
+            os.unlink(handle.name)
         handle.close()
 
 

@@ -41,6 +41,7 @@ quick-reference table).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 # --------------------------------------------------------------------------- the build folder
 
@@ -101,6 +102,14 @@ def version_number(name: str) -> int | None:
     return None
 
 
+def build_root(folder: Path) -> tuple[Path, str | None]:
+    """A build folder or one of its ``versions/vN``: the build folder, and the version's name
+    (None for the build itself)."""
+    if folder.parent.name == VERSIONS_FOLDER:
+        return folder.parent.parent, folder.name
+    return folder, None
+
+
 # --------------------------------------------------------------------------- ids
 
 #: Between the article id and the section number in a section id.
@@ -134,3 +143,18 @@ def article_of(id_: str) -> str:
     ``<article_id>#<n>``; any other id (a run's own, a chunk's) is returned as it is."""
     parts = _ID.fullmatch(id_)
     return parts.group(1) if parts else id_
+
+
+#: What ``ascii_id`` leaves as it is: printable ASCII but '%', its escape character.
+_ASCII_KEPT = re.compile(r"[!-$&-~]")
+
+
+def ascii_id(id_: str) -> str:
+    """``id_`` in printable ASCII (``--ascii-ids``): every other character and '%' become
+    their UTF-8 bytes percent-encoded, so ``urllib.parse.unquote`` gives ``id_`` back and tools
+    that open files in the locale's encoding (ranx, ir_measures under ``LC_ALL=C`` or on
+    Windows) read them. The marks ``#``, ``#q`` and '/' are kept: ``article_of`` still works."""
+    return "".join(
+        ch if _ASCII_KEPT.match(ch) else "".join(f"%{b:02X}" for b in ch.encode("utf-8"))
+        for ch in id_
+    )

@@ -96,6 +96,29 @@ class QuickRefTable(Record):
     rows: list[QuickRefRow]
 
 
+#: Why an article has no quick-reference table. no_table: it has no table at all;
+#: no_query_or_reference_header: its tables' header rows name no query column and reference
+#: column (by the header keywords); few_headings_named: a table near the top has a column
+#: whose cells name some of the article's headings, but fewer than the detection rule asks.
+TableMissReason = Literal["no_table", "no_query_or_reference_header", "few_headings_named"]
+
+
+class TableMiss(Record):
+    """Why no table of an article was taken as its quick-reference table, and the closest."""
+
+    reason: TableMissReason
+    caption: str | None = Field(
+        default=None, description="the closest table's caption, label or default name"
+    )
+    header: list[str] = Field(default_factory=list, description="its header row's cells")
+    roles: list[str] = Field(
+        default_factory=list, description="the roles its header names (query/answer/reference)"
+    )
+    named: int = Field(default=0, description="cells of its best column naming a heading")
+    rows: int = Field(default=0, description="data rows read to recognise it")
+    sections: int = Field(default=0, description="distinct sections those cells name")
+
+
 class Article(Record):
     """A parsed page: its corpus sections, excluded sections and quick-reference table."""
 
@@ -106,6 +129,9 @@ class Article(Record):
     sections: list[Section] = Field(default_factory=list)
     excluded: list[ExcludedSection] = Field(default_factory=list)
     table: QuickRefTable | None = None
+    table_miss: TableMiss | None = Field(
+        default=None, description="why there is no table (set when table is None)"
+    )
     replaced_characters: int = Field(
         default=0,
         description="byte sequences its encoding could not decode, read as U+FFFD",
@@ -357,6 +383,28 @@ class OverlapReport(Record):
     section: OverlapShares
 
 
+class TableCandidate(Record):
+    """One of the tables closest to being a quick-reference table, on a page without one."""
+
+    path: str
+    reason: TableMissReason
+    caption: str | None = None
+    header: list[str]
+    roles: list[str]
+    named: int
+    rows: int
+    sections: int
+
+
+class Tables(Record):
+    """Why articles have no quick-reference table: counts per reason, the closest tables."""
+
+    reasons: dict[str, int] = Field(description="reason -> articles without a table")
+    candidates: list[TableCandidate] = Field(
+        default_factory=list, description="the closest candidate tables, closest first"
+    )
+
+
 class Manifest(Record):
     """What produced a build: no clock time, so equal inputs give equal bytes."""
 
@@ -391,6 +439,10 @@ class Report(Record):
         "not read as pages",
     )
     rejected: list[Rejected]
+    tables: Tables = Field(
+        default_factory=lambda: Tables(reasons={}),
+        description="why articles have no quick-reference table",
+    )
     manifest: Manifest
 
 
@@ -459,8 +511,10 @@ class MeasureSummary(Record):
     mean: float
     low: float
     high: float
-    cluster_low: float
-    cluster_high: float
+    cluster_low: float | None = Field(
+        default=None, description="None when the queries come from one article"
+    )
+    cluster_high: float | None = None
 
 
 class StabilityRow(Record):

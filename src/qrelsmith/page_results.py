@@ -16,8 +16,9 @@ from .config import Config
 from .export import render_article
 from .failures import BAD_INPUT, bad_input_reason, internal_error, skipped
 from .ingest import Page
+from .layout import ascii_id
 from .markdown import page_from_markdown
-from .models import CorpusRecord, GoldenQuery, InternalError, Rejected, Skipped
+from .models import CorpusRecord, GoldenQuery, InternalError, Rejected, Skipped, TableMiss
 from .timeout import deadline
 
 
@@ -43,6 +44,7 @@ class PageResult:
     excluded_by_links: int = 0
     rows: int = 0
     has_table: bool = False
+    table_miss: TableMiss | None = None
     skipped: Skipped | None = None
     internal: InternalError | None = None
     replaced: int = 0
@@ -75,6 +77,8 @@ def process_page(page: Page, config: Config) -> PageResult:
     """Run the core on one page; any failure becomes a ``skipped`` or ``internal`` entry,
     never an exception."""
     page = page.loaded()
+    if config.build.ascii_ids:
+        page = replace(page, article_id=ascii_id(page.article_id))
     result = _empty_result(page)
     if page.error:
         result.skipped = skipped(result.path, page.error)
@@ -117,6 +121,7 @@ def process_page(page: Page, config: Config) -> PageResult:
     result.excluded_by_links = sum(e.why == "links" for e in article.excluded)
     result.rows = len(article.quickref_rows)
     result.has_table = article.table is not None
+    result.table_miss = article.table_miss
     result.replaced = article.replaced_characters
     result.section_chars = [len(r.text) for r in result.corpus]
     result.matches = [q.match for q in queries]

@@ -51,6 +51,43 @@ def _selector(css: str) -> etree.XPath:
     return CSSSelector(css, translator="html")
 
 
+_CLASS_TOKEN = re.compile(r"\.(-?[_a-zA-Z][_a-zA-Z0-9-]*)")
+
+
+@lru_cache(maxsize=16)
+def _permalinks(selectors: tuple[str, ...]) -> tuple[tuple[bytes | None, etree.XPath], ...]:
+    """Per class name a page's bytes must hold, the XPath of the selectors naming it (None for
+    selectors that name no class: always run). A page runs only the queries whose class it
+    holds: one walk of the tree for a Sphinx page, none for most pages."""
+    from lxml.cssselect import CSSSelector
+
+    grouped: dict[bytes | None, list[str]] = {}
+    for css in selectors:
+        classes = _CLASS_TOKEN.findall(css)
+        # The longest class is the rarest in a page's bytes: "markdown-heading", not "anchor".
+        marker = max(classes, key=len).encode() if classes else None
+        grouped.setdefault(marker, []).append(CSSSelector(css, translator="html").path)
+    shortest_first = sorted(grouped.items(), key=lambda item: len(item[0] or b""))
+    return tuple((marker, etree.XPath(" | ".join(paths))) for marker, paths in shortest_first)
+
+
+def drop_permalinks(document: Element, raw: bytes, selectors: Sequence[str]) -> None:
+    """Empty the heading permalink anchors (Sphinx's "¶" and the like) in place; the element
+    and its id stay, so that in-page links to it still resolve. A byte search first: an XPath
+    runs only on pages whose markup names its selectors' class."""
+    absent: list[bytes] = []
+    for marker, query in _permalinks(tuple(selectors)):
+        if marker is not None and (
+            any(short in marker for short in absent) or marker not in raw
+        ):  # "header-anchor" cannot be in a page without "anchor": one scan of the bytes less
+            absent.append(marker)
+            continue
+        for anchor in query(document):
+            anchor.text = None
+            for child in list(anchor):
+                anchor.remove(child)
+
+
 def _title(document: Element, root: Element) -> str:
     """The article's H1, else the page's <title>, else any H1 (site headers carry one too)."""
     for element, tag in ((root, "h1"), (document, "title"), (document, "h1")):
@@ -108,6 +145,7 @@ def parse_html(
     if fatal:
         first = fatal[0]
         raise DataError(f"HTML parser stopped at line {first.line}: {_in_words(first.message)}")
+    drop_permalinks(document, raw, options.permalink_selectors)
     root = find_root(document, options.article_selectors)
     title = _title(document, root)
     return ParsedPage(root=root, title=title, encoding=encoding, replaced=replaced)

@@ -15,6 +15,23 @@ from typing import Literal
 #: docs sites wrap the body in <article> or <main>; <body> is the fallback for bare pages.
 ARTICLE_SELECTORS: tuple[str, ...] = ("article", "main", "body")
 
+#: Heading permalink anchors, emptied before any text is read (their ids stay, for in-page
+#: links): the mark a generator appends or prepends to every heading, which would otherwise
+#: end up in headings, corpus text, BEIR titles and the review page. On the 1,941 pages of
+#: Debian's Python, PostgreSQL and git manuals, 1,766 of 6,282 headings kept Sphinx's "¶".
+#: Each is the markup its generator writes (tests/fixtures/permalinks/ holds a page of each):
+PERMALINK_SELECTORS: tuple[str, ...] = (
+    "a.headerlink",  # Sphinx ("¶"), MkDocs / Python-Markdown toc permalink ("¶"), Material
+    "a.hash-link",  # Docusaurus (a zero-width space), docfx's modern template, Hugo themes
+    "a.header-anchor",  # markdown-it-anchor: VitePress, VuePress, Eleventy ("#")
+    "a.anchorjs-link",  # AnchorJS, added server-side by docfx's default template and others
+    "a.td-heading-self-link",  # Hugo's Docsy theme
+    # GitHub (beside the heading, in div.markdown-heading) and Hugo themes (inside it): "anchor"
+    # alone is too common a class to drop everywhere.
+    ".markdown-heading > a.anchor",
+    ":is(h1, h2, h3, h4, h5, h6) > a.anchor",
+)
+
 #: Elements whose text never belongs to a section: page chrome (nav, header, footer, aside),
 #: non-text (script, style, template, svg, iframe, noscript, form controls) and code blocks
 #: (<pre>), which the seed article drops because code is not what a question is answered by.
@@ -328,7 +345,7 @@ WEAK_SEPARATORS: frozenset[str] = frozenset({"、", "，", ", "})
 #: Brackets removed before comparing a reference with a heading.
 BRACKETS = "()（）[]［］{}｛｝「」『』【】〈〉《》<>＜＞\"'“”‘’"
 
-#: Word-aware matching (matching.py). A reference and a heading are compared as units (Latin
+#: Word-aware matching (matching/). A reference and a heading are compared as units (Latin
 #: words, CJK and Hangul bigrams; text.units), each weighted by its rarity among the article's
 #: own headings (a word every heading shares, such as the class name of an API page, says
 #: nothing), and the similarity mixes the share of the reference's weight found in the heading
@@ -401,7 +418,7 @@ MATCH_CONFIDENCE: dict[str, float] = {
     "content_min": 0.45,
 }
 
-#: Content evidence (matching ``content`` rule, content.py): a row's cells (query, answer)
+#: Content evidence (matching/content_rule.py, content.py): a row's cells (query, answer)
 #: scored by BM25 against the article's sections. It settles only rows the headings leave
 #: open: a near-tie when content ranks one tied section first by CONTENT_TIE_RATIO (best /
 #: runner-up among all the sections), a weak heading candidate (ORDER_THRESHOLD or more,

@@ -19,7 +19,7 @@ from lxml import etree
 
 from . import patterns
 from .config import BuildOptions
-from .models import QuickRefRow, QuickRefTable
+from .models import QuickRefRow, QuickRefTable, TableMiss, TableMissReason
 from .parse import Element, cleaned, dropped
 from .sections import BLOCK_TAGS
 from .text import fold_case, fold_space, text_of
@@ -172,8 +172,67 @@ def header_roles(cells: Sequence[Cell], options: BuildOptions) -> dict[str, int]
     return roles
 
 
+@dataclass(frozen=True, slots=True)
+class _Evidence:
+    """A table's best column for recognition by headings: its share of cells naming a heading
+    (0 when it cannot qualify), the column, the first data row, the cells naming a heading
+    (those read), the data rows and the distinct sections named."""
+
+    share: float
+    column: int
+    start: int
+    hits: int
+    rows: int
+    sections: int
+
+
+def _heading_evidence(
+    grid: list[list[Cell]],
+    head_rows: int,
+    targets_of: CellTargets,
+    minimum: float,
+    exhaustive: bool = False,
+) -> _Evidence | None:
+    """The best column of ``grid`` by cells naming headings, or None (too narrow, too short).
+
+    A column stops being read once it can no longer reach ``minimum``, unless ``exhaustive``:
+    then its ``hits`` count every cell (to tell a user how close a table came).
+    """
+    width = min((len(row) for row in grid), default=0)
+    if width < 2:
+        return None
+    first = head_rows or (1 if grid and all(c.header for c in grid[0]) else 0)
+    best: _Evidence | None = None
+    for start in sorted({first, 1}):
+        data = grid[start:]
+        if len(data) < patterns.MIN_TABLE_ROWS:
+            continue
+        allowed_misses = len(data) * (1 - minimum)
+        for column in range(width):
+            hits = misses = 0
+            targets: set[str] = set()
+            for row in data:
+                cell = row[column]
+                found = [] if cell.offsite else targets_of(cell.text, cell.anchors)
+                if found:
+                    hits += 1
+                    targets.update(found)
+                else:
+                    misses += 1
+                    if misses > allowed_misses and not exhaustive:
+                        break
+            qualifies = misses <= allowed_misses and len(targets) >= 2
+            share = hits / len(data) if qualifies else 0.0
+            # The first column with the highest share wins; among columns that cannot
+            # qualify, the one naming most headings is the closest.
+            closer = share == best.share == 0 and hits > best.hits if best else True
+            if best is None or share > best.share or closer:
+                best = _Evidence(share, column, start, hits, len(data), len(targets))
+    return best
+
+
 def _by_headings(
-    grid: list[list[Cell]], head_rows: int, targets_of: CellTargets
+    evidence: _Evidence | None, grid: list[list[Cell]], minimum: float
 ) -> tuple[dict[str, int], int] | None:
     """(roles, first data row) when one column's cells mostly match headings.
 
@@ -183,41 +242,14 @@ def _by_headings(
     pages whose titles resemble the headings) and data tables at the top of pages; with fuzzy
     evidence 349 of the 1,941 pages of the benchmark crawl got a false quick-reference table.
     """
-    width = min((len(row) for row in grid), default=0)
-    if width < 2:
+    if evidence is None or evidence.share == 0 or evidence.share < minimum:
         return None
-    first = head_rows or (1 if grid and all(c.header for c in grid[0]) else 0)
-    best: tuple[float, int, int] | None = None  # share, column, first data row
-    for start in sorted({first, 1}):
-        data = grid[start:]
-        if len(data) < patterns.MIN_TABLE_ROWS:
-            continue
-        allowed_misses = len(data) * (1 - patterns.HEADING_COLUMN_MIN_SHARE)
-        for column in range(width):
-            hits = misses = 0
-            targets: set[str] = set()
-            for row in data:  # a column stops being read once it can no longer qualify
-                cell = row[column]
-                found = [] if cell.offsite else targets_of(cell.text, cell.anchors)
-                if found:
-                    hits += 1
-                    targets.update(found)
-                else:
-                    misses += 1
-                    if misses > allowed_misses:
-                        break
-            qualifies = misses <= allowed_misses and len(targets) >= 2
-            share = hits / len(data) if qualifies else 0.0
-            if best is None or share > best[0]:
-                best = (share, column, start)
-    if best is None or best[0] < patterns.HEADING_COLUMN_MIN_SHARE:
-        return None
-    _, reference, start = best
-    others = [c for c in range(width) if c != reference]
-    roles = {"query": others[0], "reference": reference}
+    width = min(len(row) for row in grid)
+    others = [c for c in range(width) if c != evidence.column]
+    roles = {"query": others[0], "reference": evidence.column}
     if len(others) > 1:
         roles["answer"] = others[1]
-    return roles, start
+    return roles, evidence.start
 
 
 _KANA_OR_HAN = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
@@ -343,12 +375,62 @@ def _tables(root: Element, options: BuildOptions) -> tuple[list[Element], int]:
     return tables, near_top
 
 
+def _roles_named(header: Sequence[Cell], options: BuildOptions) -> set[str]:
+    """The roles a header row names, as ``header_roles`` reads them (the longest keyword in a
+    cell decides), by a substring test per keyword first: the one alternation of all keywords
+    costs about a millisecond on a data table's header, which almost every docs page has."""
+    _, groups = _role_regex(_keywords(options))
+    roles: set[str] = set()
+    for cell in header:
+        text = fold_case(cell.text)
+        present = [(k, r) for k, r in groups if k in text]
+        named = [(k, r) for k, r in present if re.search(_keyword_pattern(k), text)]
+        if named:
+            roles.add(max(named, key=lambda keyword_role: len(keyword_role[0]))[1])
+    return roles
+
+
+def _miss(
+    tables: Sequence[Element],
+    closest: tuple[int, Element, list[list[Cell]], int] | None,
+    options: BuildOptions,
+    targets_of: CellTargets | None,
+) -> TableMiss:
+    """Why no table was taken, with the closest one: the near-top table naming most headings,
+    else the first table. Runs only on articles without a table, on one table."""
+    if not tables:
+        return TableMiss(reason="no_table")
+    if closest is not None and targets_of is not None:
+        _, table, rough, head_rows = closest
+        evidence = _heading_evidence(
+            rough, head_rows, targets_of, options.heading_column_share, exhaustive=True
+        )
+        header = rough[evidence.start - 1] if evidence and evidence.start else []
+        reason: TableMissReason = "few_headings_named"
+    else:
+        table, evidence = tables[0], None
+        row = _first_row(table)
+        # the cells' text in one C call each: no links, no block breaks needed to name them
+        header = [] if row is None else [Cell(fold_space(_text(c)), (), False) for c in _CELLS(row)]
+        reason = "no_query_or_reference_header"
+    roles = _roles_named(header, options)
+    return TableMiss(
+        reason=reason,
+        caption=table_name(table, header, options.drop_tags),
+        header=[cell.text for cell in header],
+        roles=[role for role in ROLES if role in roles],
+        named=evidence.hits if evidence else 0,
+        rows=evidence.rows if evidence else len(_ROWS(table)),
+        sections=evidence.sections if evidence else 0,
+    )
+
+
 def find_table(
     root: Element,
     options: BuildOptions,
     outline: Callable[[], CellTargets],
-) -> tuple[QuickRefTable, Element] | None:
-    """The article's quick-reference table and its element, or None.
+) -> tuple[QuickRefTable, Element] | TableMiss:
+    """The article's quick-reference table and its element, or why there is none.
 
     ``outline`` gives what the cells name among the article's headings (``CellTargets``); it
     is only called when no table's header names its columns, since only recognition by cell
@@ -363,20 +445,25 @@ def find_table(
             grid, head_rows = table_grid(cleaned(table, options.drop_tags))
             found = (table, grid, roles, max(head_rows, 1), "headers")
             break
+    closest: tuple[int, Element, list[list[Cell]], int] | None = None  # hits, table, grid
+    targets_of: CellTargets | None = None
     if found is None:
-        targets_of: CellTargets | None = None
+        share = options.heading_column_share
         for table in tables[:near_top]:
             if len(_ROWS(table)) < patterns.MIN_TABLE_ROWS:  # navigation bars: too few rows
                 continue
             cleaned(table, options.drop_tags)
             rough, head_rows = table_grid(table, rough_cell_of, patterns.RECOGNITION_ROWS)
             targets_of = targets_of or outline()
-            recognised = _by_headings(rough, head_rows, targets_of)
+            evidence = _heading_evidence(rough, head_rows, targets_of, share)
+            recognised = _by_headings(evidence, rough, share)
             if recognised:
                 found = (table, table_grid(table)[0], recognised[0], recognised[1], "headings")
                 break
+            if evidence and evidence.hits and (closest is None or evidence.hits > closest[0]):
+                closest = (evidence.hits, table, rough, head_rows)
     if found is None:
-        return None
+        return _miss(tables, closest, options, targets_of)
     table, grid, roles, start, detected_by = found
     rows: list[QuickRefRow] = []
     for number, line in enumerate(grid[start:]):

@@ -27,10 +27,36 @@ from .models import (
     Replaced,
     Report,
     Skipped,
+    TableCandidate,
+    TableMiss,
+    Tables,
 )
 from .overlap import overlap_report
 from .page_results import PageResult
 from .version import __version__
+
+#: report.json lists this many of the tables closest to being a quick-reference table.
+TABLE_CANDIDATES = 10
+#: How close a miss came, closest first: a table naming headings, then a header naming some
+#: roles, then a table with neither.
+_MISS_RANK = {"few_headings_named": 0, "no_query_or_reference_header": 1, "no_table": 2}
+_MISS_WORDS = {
+    "few_headings_named": "with a table near the top naming some headings, below the rule",
+    "no_query_or_reference_header": "whose table headers name no query or reference column",
+    "no_table": "without any table",
+}
+
+
+def _closeness(candidate: TableCandidate) -> tuple[int, bool, float, int, str]:
+    share = candidate.named / candidate.rows if candidate.rows else 0.0
+    one_section = candidate.sections < 2  # the rule asks for two sections at least
+    return (
+        _MISS_RANK[candidate.reason],
+        one_section,
+        -share,
+        -len(candidate.roles),
+        candidate.path,
+    )
 
 
 def distribution(values: Sequence[float]) -> dict[str, float]:
@@ -64,6 +90,8 @@ class ReportBuilder:
         self.by_match: Counter[str] = Counter()
         self.heading_overlap, self.text_overlap, self.section_overlap = (array("d") for _ in "htx")
         self.without_units = 0
+        self.misses: Counter[str] = Counter()
+        self.candidates: list[TableCandidate] = []
         self.articles = self.excluded = self.excluded_by_links = self.without_table = 0
         self.rows = 0
 
@@ -99,6 +127,8 @@ class ReportBuilder:
         self.excluded_by_links += page.excluded_by_links
         self.rows += page.rows
         self.without_table += not page.has_table
+        if not page.has_table and page.table_miss is not None:
+            self._missed(page.path, page.table_miss)
         self.section_chars.extend(page.section_chars)
         if page.has_table:
             self.queries_per_article.append(len(page.matches))
@@ -111,6 +141,14 @@ class ReportBuilder:
             self.text_overlap.append(shares[1])
             self.section_overlap.append(shares[2])
         self.rejected.extend(page.rejected)
+
+    def _missed(self, path: str, miss: TableMiss) -> None:
+        self.misses[miss.reason] += 1
+        if miss.reason == "no_table":
+            return
+        self.candidates.append(TableCandidate(path=path, **miss.model_dump()))
+        if len(self.candidates) > 10 * TABLE_CANDIDATES:  # keep memory flat on any crawl
+            self.candidates = sorted(self.candidates, key=_closeness)[:TABLE_CANDIDATES]
 
     def report(self, config: Config) -> Report:
         """Counts, distributions, skipped pages, rejected rows and the manifest."""
@@ -146,6 +184,10 @@ class ReportBuilder:
             replaced=list(self.replaced),
             passed_over=self.passed_over,
             rejected=list(self.rejected),
+            tables=Tables(
+                reasons={reason: self.misses.get(reason, 0) for reason in _MISS_RANK},
+                candidates=sorted(self.candidates, key=_closeness)[:TABLE_CANDIDATES],
+            ),
             manifest=Manifest(
                 tool="qrelsmith",
                 version=__version__,
@@ -153,6 +195,69 @@ class ReportBuilder:
                 inputs_sha256=self.digest.hexdigest(),
             ),
         )
+
+
+def build_summary(report: Report, out: Path) -> str:
+    """The lines printed at the end of a build."""
+    counts = report.counts
+    rules = ", ".join(f"{rule} {n}" for rule, n in counts.by_match.items())
+    by_links = f", {counts.excluded_by_links} as link lists" if counts.excluded_by_links else ""
+    lines = [
+        f"built {out}: {counts.articles} articles, {counts.sections} sections "
+        f"({counts.excluded_sections} excluded{by_links}), {counts.queries} queries from "
+        f"{counts.rows} rows",
+        f"  matched by: {rules}",
+        f"  rejected rows: {counts.rejected}; articles without a table: "
+        f"{counts.articles_without_table}; skipped pages: {counts.skipped}"
+        + (f"; internal errors: {counts.internal_errors}" if counts.internal_errors else ""),
+    ]
+    lines += tables_summary(report)
+    for folder in report.passed_over:
+        files = "file" if folder.files == 1 else "files"
+        pages = "HTML" if folder.kind == "Markdown" else "Markdown"
+        lines.append(
+            f"  passed over in {folder.path}: {folder.files:,} {folder.kind} {files} (the tree"
+            f' holds more {pages} pages; report.json "passed_over")'
+        )
+    if report.replaced:
+        lines.append(
+            f"  read with undecodable bytes shown as U+FFFD: {len(report.replaced)} pages "
+            f'({counts.replaced_characters} characters; report.json "replaced")'
+        )
+    for skipped in report.skipped[:10]:
+        lines.append(f"  skipped {skipped.path}: {skipped.reason}")
+    if len(report.skipped) > 10:
+        lines.append(f"  … and {len(report.skipped) - 10} more in report.json")
+    return "\n".join(lines)
+
+
+def tables_summary(report: Report) -> list[str]:
+    """The build summary's lines on the articles without a quick-reference table: how many
+    for each reason, the closest table, and the config keys that would make one count."""
+    tables = report.tables
+    build = report.manifest.config.get("build")
+    share = build.get("heading_column_share") if isinstance(build, dict) else None
+    parts = [f"{n} {_MISS_WORDS[r]}" for r, n in tables.reasons.items() if n]
+    if not parts:
+        return []
+    lines = ["  without a table: " + "; ".join(parts)]
+    if tables.candidates:
+        best = tables.candidates[0]
+        sections = "1 section" if best.sections == 1 else f"{best.sections} sections"
+        named = (
+            f", {best.named} of {best.rows} rows name a heading ({sections})" if best.named else ""
+        )
+        lines.append(
+            f'  closest table: {best.path} "{best.caption}" [{" | ".join(best.header)}]{named} '
+            f'(report.json "tables")'
+        )
+        lines.append(
+            "  a table counts when its header names a query and a reference column ([build] "
+            "query_headers, reference_headers: keywords per language) or when, near the top, "
+            f"one column's cells name two headings or more ([build] heading_column_share = {share}"
+            " of its cells)"
+        )
+    return lines
 
 
 def nothing_built(report: Report, paths: Sequence[Path]) -> str:

@@ -109,16 +109,18 @@ class Agreement:
             return "undefined (every verdict is the same)" if math.isnan(value) else f"{value:.3f}"
 
         out = [f"agreement of {len(self.reviewers)} reviewers over {self.rows} rows judged by 2+"]
-        if self.kappa is not None:
-            out.append(f"  Cohen's kappa               {show(self.kappa)}")
-        out.append(f"  Krippendorff's alpha (nominal) {show(self.alpha)}")
-        out.append(
-            f"  Krippendorff's alpha (ordinal: wrong < partly < correct) {show(self.ordinal_alpha)}"
+        figures = [("Cohen's kappa", self.kappa)] if self.kappa is not None else []
+        figures.append(("Krippendorff's alpha (nominal)", self.alpha))
+        figures.append(
+            ("Krippendorff's alpha (ordinal: wrong < partly < correct)", self.ordinal_alpha)
         )
+        width = max(len(name) for name, _ in figures)  # the values in one column
+        out += [f"  {name:<{width}}  {show(value)}" for name, value in figures if value is not None]
         out.append(f"  disagreements: {len(self.disagreements)}")
+        qid_width = max((len(item.qid) for item in self.disagreements), default=0)
         for item in self.disagreements:
             said = "; ".join(f"{who}: {what}" for who, what in item.verdicts.items())
-            out.append(f"    {item.qid}  {said}")
+            out.append(f"    {item.qid:<{qid_width}}  {said}")
         return out
 
 

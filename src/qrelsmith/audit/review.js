@@ -96,6 +96,22 @@
     });
   }
 
+  // Why this row is in the sample, in a reviewer's words (the CSV keeps stratum and weight).
+  var STRATA = {
+    low_confidence: "drawn among the labels the tool is least sure of",
+    fuzzy: "drawn among labels matched by resemblance or by the table's order",
+    multi: "drawn among references naming several sections",
+    plain: "drawn among the other labels",
+    rereview: "to review again: it changed since the last review",
+    carried: "reviewed before, verdict carried over"
+  };
+  function whyDrawn(stratum, weight) {
+    var text = STRATA[stratum] || stratum;
+    var stands = Number(weight);
+    if (stands > 1) { text += "; it stands for " + stands.toFixed(1) + " labels like it"; }
+    return text;
+  }
+
   function render() {
     var total = data.rows.length;
     if (!total) { $("counter").textContent = "empty sample"; return; }
@@ -103,7 +119,7 @@
     var row = data.rows[state.pos];
     var c = row.cells;
     $("qid").textContent = c.qid;
-    $("stratum").textContent = c.stratum + " (weight " + c.weight + ")";
+    $("stratum").textContent = whyDrawn(c.stratum, c.weight);
     $("rule").textContent = c.match + " " + c.confidence;
     $("path").textContent = c.path;
     $("query").textContent = c.query;

@@ -30,17 +30,17 @@ Queries whose grade-2 sections no chunk takes over are dropped (no target left) 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 from ..buildfolder import Build, Qrels
 from ..errors import DataError
 from ..evidence import folded_positions
 from ..export import write_regraded
-from ..files import StagedFolder, write_json
+from ..files import StagedFolder, read_jsonl, write_json
+from ..ingest import spaceless_id
 from ..labels import NAMED, SAME_ARTICLE, named, named_in
 from ..layout import ALIGN_REPORT
 from ..models import (
@@ -61,11 +61,6 @@ def _shingles(text: str) -> set[str]:
     if len(text) <= SHINGLE:
         return {text} if text else set()
     return {text[i : i + SHINGLE] for i in range(len(text) - SHINGLE + 1)}
-
-
-def clean_id(value: str) -> str:
-    """Ids never contain whitespace (formats.md): percent-encode it."""
-    return re.sub(r"\s", lambda m: quote(m.group()), value)
 
 
 def _url_key(url: str) -> str:
@@ -195,11 +190,20 @@ def span_grades(
 
 
 def _chunk_id(chunk: dict[str, Any]) -> str:
-    return clean_id(str(chunk.get("id") or chunk.get("id_") or ""))
+    return spaceless_id(str(chunk.get("id") or chunk.get("id_") or ""))
 
 
 def _chunk_text(chunk: dict[str, Any]) -> str:
     return str(chunk.get("text") or chunk.get("page_content") or "")
+
+
+def read_chunks(source: str) -> list[dict[str, Any]]:
+    """The chunks of a JSON lines file (``-`` for stdin); a DataError when it holds none."""
+    # read_jsonl takes a path; /dev/stdin is one on the systems we support
+    chunks = list(read_jsonl("/dev/stdin" if source == "-" else source))
+    if not chunks:
+        raise DataError(f"{source}: no chunks")
+    return chunks
 
 
 def align(build: Build, chunks: Iterable[dict[str, Any]]) -> AlignResult:

@@ -17,6 +17,7 @@ from ..models import (
     CurvePoint,
     EvalReport,
     GroupSummary,
+    Interval,
     MeasureSummary,
     PairedComparison,
     QueriesNeeded,
@@ -266,13 +267,27 @@ def evaluate_runs(
     values: dict[str, dict[str, dict[str, float]]] = {}
     warnings: list[str] = []
     summaries: list[MeasureSummary] = []
+    by_article = len(set(clusters)) >= 2
+    if not by_article and qids:
+        # Resampling the one article draws the same queries every time: the interval would
+        # have zero width, which reads as certainty rather than as "cannot tell".
+        warnings.append(
+            f"the {len(qids)} queries come from one article: the interval over articles [a] "
+            "cannot be computed; the one over queries [q] assumes they are independent"
+        )
     for name, run in runs.items():
         warnings += run_warnings(name, qrels, run, doc_ids)
         values[name] = per_query(qrels, run, specs)
         matrix = _matrix(values[name], specs, qids)
         plain = bootstrap_intervals(matrix, options.bootstrap_samples, options.seed)
-        cluster = cluster_bootstrap_intervals(
-            matrix, clusters, options.bootstrap_samples, options.seed
+        cluster: list[Interval | None] = (
+            list(
+                cluster_bootstrap_intervals(
+                    matrix, clusters, options.bootstrap_samples, options.seed
+                )
+            )
+            if by_article
+            else [None] * len(specs)
         )
         for spec, p, c in zip(specs, plain, cluster, strict=True):
             summaries.append(
@@ -283,8 +298,8 @@ def evaluate_runs(
                     mean=p.mean,
                     low=p.low,
                     high=p.high,
-                    cluster_low=c.low,
-                    cluster_high=c.high,
+                    cluster_low=c.low if c else None,
+                    cluster_high=c.high if c else None,
                 )
             )
     comparisons: list[PairedComparison] = []
@@ -299,7 +314,7 @@ def evaluate_runs(
             samples=options.bootstrap_samples,
             rounds=options.permutation_rounds,
             seed=options.seed,
-            clusters=clusters,
+            clusters=clusters if by_article else None,
         )
     extra: dict[str, object] = {}
     matrices = [_matrix(values[name], specs, qids) for name in names]
@@ -377,9 +392,14 @@ def format_table(report: EvalReport) -> str:
         f"{'mean':>6}  {'CI95 [q]':>15}  {'CI95 [a]':>15}"
     )
     for s in report.summaries:
+        articles = (
+            f"[{s.cluster_low:.4f},{s.cluster_high:.4f}]"
+            if s.cluster_low is not None and s.cluster_high is not None
+            else f"{'n/a':>15}"
+        )
         lines.append(
             f"{s.run:<{width_run}}  {s.measure:<{width_measure}}  {s.mean:6.4f}  "
-            f"[{s.low:.4f},{s.high:.4f}]  [{s.cluster_low:.4f},{s.cluster_high:.4f}]"
+            f"[{s.low:.4f},{s.high:.4f}]  {articles}"
         )
     if report.comparisons:
         lines.append("")

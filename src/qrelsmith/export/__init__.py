@@ -1,61 +1,69 @@
-"""Writers for a build's outputs, one module per format, all atomic.
+"""Writers for a build's outputs and its exports: one registry, one writer.
 
-``EXPORTERS`` is the registry of golden-set writers: each takes the output folder, the corpus
-and the queries. ``write_golden_set`` runs them all (what ``audit apply`` uses to write a
-corrected version); ``write_build`` adds the corpus and the report.
+A build folder's files come in formats (``BUILD_FORMATS``: corpus, golden, trec, beir), each a
+tuple of ``OutputFile`` — a name (from layout.py), a header and a function from the
+``GoldenSet`` to its lines. ``BuildWriter`` writes any such files, atomically: a build streams
+the blocks ``render_article`` makes for one article at a time (in a worker process), and
+``write_golden_set`` / ``write_regraded`` / ``write_build`` give it a whole set. Every path
+uses the same line functions, so they write the same bytes.
 
-A large build streams instead: ``render_article`` turns one article's records into its lines
-of every file in ``LINE_FILES`` (in a worker process), and ``BuildWriter`` appends them in
-article-id order. Both paths use the same line renderers, so they write the same bytes.
+``EXPORT_KINDS`` is the registry of ``qrelsmith export KIND`` (hf, pyserini, ragas ...): each
+kind writes into a staging folder swapped in whole (see ``kinds.py``).
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, NamedTuple
 
 from .. import layout
 from ..errors import DataError
-from ..files import atomic_open_bytes
-from ..labels import sections_by_article
+from ..files import StagedFolder, atomic_open_bytes
 from ..models import CorpusRecord, GoldenQuery, Report
-from . import beir, jsonl, trec
+from . import autorag, beir, deepeval, hf, irds, jsonl, llamaindex, pyserini, ragas, trec
+from .records import ExportKind, ExportSource, GoldenSet, KindOption, golden_set
 
-Exporter = Callable[[Path, Sequence[CorpusRecord], Sequence[GoldenQuery]], None]
-
-EXPORTERS: dict[str, Exporter] = {
-    "golden": jsonl.write_golden,
-    "trec": trec.write_qrels,
-    "topics": trec.write_queries_tsv,
-    "beir": beir.write_beir,
-}
-
-LineRenderer = Callable[
-    [Sequence[CorpusRecord], Sequence[GoldenQuery], Mapping[str, Sequence[str]]], Iterator[str]
-]
+LineRenderer = Callable[[GoldenSet], Iterator[str]]
 
 
-class LineFile(NamedTuple):
-    """One line-per-record output of a build: where it goes, its header, its line renderer."""
+class OutputFile(NamedTuple):
+    """One line-per-record output file: where it goes, its header, its line renderer."""
 
     name: str
     header: str
     lines: LineRenderer
 
 
+#: The formats of a build folder and the files each writes (their order is the order of
+#: ``render_article``'s blocks).
+BUILD_FORMATS: dict[str, tuple[OutputFile, ...]] = {
+    "corpus": (OutputFile(layout.CORPUS, "", jsonl.corpus_lines),),
+    "golden": (OutputFile(layout.GOLDEN, "", jsonl.golden_lines),),
+    "trec": (
+        OutputFile(layout.QRELS, "", trec.qrels_lines),
+        OutputFile(layout.QUERIES, "", trec.topic_lines),
+    ),
+    "beir": (
+        OutputFile(layout.BEIR_CORPUS, "", beir.document_lines),
+        OutputFile(layout.BEIR_QUERIES, "", beir.query_lines),
+        OutputFile(layout.BEIR_QRELS, beir.QRELS_HEADER, beir.qrels_lines),
+    ),
+}
+
 #: Every line file of a build, in the order ``render_article`` returns their blocks.
-LINE_FILES: tuple[LineFile, ...] = (
-    LineFile(layout.CORPUS, "", jsonl.corpus_lines),
-    LineFile(layout.GOLDEN, "", jsonl.golden_lines),
-    LineFile(layout.QRELS, "", trec.qrels_lines),
-    LineFile(layout.QUERIES, "", trec.topic_lines),
-    LineFile(layout.BEIR_CORPUS, "", beir.document_lines),
-    LineFile(layout.BEIR_QUERIES, "", beir.query_lines),
-    LineFile(layout.BEIR_QRELS, beir.QRELS_HEADER, beir.qrels_lines),
+LINE_FILES: tuple[OutputFile, ...] = tuple(f for files in BUILD_FORMATS.values() for f in files)
+#: A golden set without its corpus (a reviewed version copies the build's corpus.jsonl).
+GOLDEN_SET_FILES: tuple[OutputFile, ...] = tuple(
+    f for kind in ("golden", "trec", "beir") for f in BUILD_FORMATS[kind]
 )
+
+
+def render(records: GoldenSet, files: Sequence[OutputFile] = LINE_FILES) -> tuple[bytes, ...]:
+    """The UTF-8 bytes each of ``files`` gets for these records (headers not included)."""
+    return tuple("".join(file.lines(records)).encode("utf-8") for file in files)
 
 
 def render_article(
@@ -64,10 +72,7 @@ def render_article(
     """The UTF-8 bytes each of ``LINE_FILES`` gets for these records (one article's, or a
     whole build's: a query's qrels rows need its own article's sections among ``corpus``).
     Bytes: a worker encodes them, and the process that writes them only copies."""
-    by_article = sections_by_article(corpus)
-    return tuple(
-        "".join(file.lines(corpus, queries, by_article)).encode("utf-8") for file in LINE_FILES
-    )
+    return render(golden_set(corpus, queries))
 
 
 class BuildWriter:
@@ -78,15 +83,16 @@ class BuildWriter:
     removes every temporary file and leaves earlier outputs in place.
     """
 
-    def __init__(self, out_dir: str | Path) -> None:
+    def __init__(self, out_dir: str | Path, files: Sequence[OutputFile] = LINE_FILES) -> None:
         self.folder = Path(out_dir)
+        self.files = tuple(files)
         self._stack = contextlib.ExitStack()
         self._handles: list[IO[bytes]] = []
         self._finished = False
 
     def __enter__(self) -> BuildWriter:
         try:
-            for file in LINE_FILES:
+            for file in self.files:
                 handle = self._stack.enter_context(atomic_open_bytes(self.folder / file.name))
                 handle.write(file.header.encode("utf-8"))
                 self._handles.append(handle)
@@ -99,7 +105,7 @@ class BuildWriter:
 
     def write(self, blocks: Sequence[bytes]) -> None:
         """Append one article's blocks (from ``render_article``)."""
-        for handle, block, file in zip(self._handles, blocks, LINE_FILES, strict=True):
+        for handle, block, file in zip(self._handles, blocks, self.files, strict=True):
             if block:
                 try:
                     handle.write(block)
@@ -107,9 +113,11 @@ class BuildWriter:
                     where = self.folder / file.name
                     raise DataError(f"cannot write {where}: {exc.strerror or exc}") from exc
 
-    def finish(self, report: Report) -> None:
-        """Write report.json; the line files are renamed into place when the block ends."""
-        jsonl.write_report(self.folder, report)
+    def finish(self, report: Report | None = None) -> None:
+        """Write report.json (a build's); the files are renamed into place when the block
+        ends."""
+        if report is not None:
+            jsonl.write_report(self.folder, report)
         self._finished = True
 
     def __exit__(
@@ -125,13 +133,18 @@ class BuildWriter:
         return self._stack.__exit__(kind, error, trace)
 
 
+def write_files(out_dir: str | Path, records: GoldenSet, files: Sequence[OutputFile]) -> None:
+    """The one writer of a whole set: ``files`` for ``records``, each atomically."""
+    with BuildWriter(out_dir, files) as writer:
+        writer.write(render(records, files))
+        writer.finish()
+
+
 def write_golden_set(
     out_dir: str | Path, corpus: Sequence[CorpusRecord], queries: Sequence[GoldenQuery]
 ) -> None:
     """Write golden.jsonl, qrels.trec, queries.tsv and beir/ into ``out_dir``."""
-    folder = Path(out_dir)
-    for write in EXPORTERS.values():
-        write(folder, corpus, queries)
+    write_files(out_dir, golden_set(corpus, queries), GOLDEN_SET_FILES)
 
 
 def write_regraded(
@@ -140,15 +153,9 @@ def write_regraded(
     queries: Sequence[GoldenQuery],
     rows: Iterable[tuple[str, str, int]],
 ) -> None:
-    """A golden set graded elsewhere (``align``'s chunks): corpus.jsonl, golden.jsonl and
-    queries.tsv as a build writes them; qrels.trec and beir/ from the (qid, docid, grade)
-    ``rows``."""
-    folder, graded = Path(out_dir), list(rows)
-    jsonl.write_corpus(folder, corpus)
-    jsonl.write_golden(folder, corpus, queries)
-    trec.write_queries_tsv(folder, corpus, queries)
-    trec.write_qrels_rows(folder, graded)
-    beir.write_layout(folder, corpus, queries, graded)
+    """A golden set graded elsewhere (``align``'s chunks): every file of a build but
+    report.json, with qrels.trec and beir/ from the (qid, docid, grade) ``rows``."""
+    write_files(out_dir, golden_set(corpus, queries, rows), LINE_FILES)
 
 
 def write_build(
@@ -161,3 +168,130 @@ def write_build(
     with BuildWriter(out_dir) as writer:
         writer.write(render_article(corpus, queries))
         writer.finish(report)
+
+
+# --------------------------------------------------------------------------- export kinds
+
+_HF_EPILOG = """examples:
+  qrelsmith export hf out --out out-hf --license cc-by-4.0 --language ja --language en
+  qrelsmith export hf out/versions/v1 --out out-hf --license mit --language en --format jsonl
+
+Writes the layout MTEB's retrieval tasks load from the Hugging Face Hub or a folder: configs
+corpus, queries and default (the qrels), each with a test split, as Parquet (needs
+pip install 'qrelsmith[hf]') or JSON lines, and README.md, the dataset card: YAML header
+(title, configs, languages, the licence you state, size category) and how the labels were
+made, from report.json, with the review's precision when a review of these labels was
+applied. Give a version folder (versions/vN) to export the reviewed labels. OUT is replaced
+whole (its other entries, such as .git, kept). Load it with
+datasets.load_dataset("out-hf", "corpus", split="test"), or push it with
+huggingface-cli upload."""
+
+
+def _epilog(example: str, load: str) -> str:
+    return f"example:\n  {example}\n\n{load} OUT is replaced whole (its other entries kept)."
+
+
+#: ``qrelsmith export KIND``: name -> kind. The CLI's choices and options come from here.
+EXPORT_KINDS: dict[str, ExportKind] = {
+    "hf": ExportKind(
+        help="Hugging Face dataset for MTEB: corpus, queries, qrels and a dataset card",
+        description="Write a build as a Hugging Face dataset in MTEB's retrieval layout.",
+        write=hf.write,
+        entries=hf.OWN_ENTRIES,
+        options=(
+            KindOption(
+                "--license",
+                "the dataset's licence as an SPDX or Hub licence id (cc-by-4.0, mit, other ...; "
+                "one word): stated by you, never guessed from the pages",
+                required=True,
+                metavar="ID",
+            ),
+            KindOption(
+                "--language",
+                "a language of the pages (ISO 639-1, e.g. en); repeat for each",
+                required=True,
+                repeat=True,
+                metavar="CODE",
+            ),
+            KindOption("--format", "default: parquet", choices=hf.FORMATS, default="parquet"),
+            KindOption(
+                "--name", "the card's title, on one line (default: the build folder's name)"
+            ),
+        ),
+        epilog=_HF_EPILOG,
+    ),
+    "pyserini": ExportKind(
+        help="Pyserini/Anserini: a JsonCollection (id, contents), topics.tsv and qrels.trec",
+        description="Write a build as a Pyserini JsonCollection with its topics and qrels.",
+        write=pyserini.write,
+        entries=pyserini.ENTRIES,
+        epilog=_epilog(
+            "qrelsmith export pyserini out --out out-pyserini",
+            "Index it with python -m pyserini.index.lucene --collection JsonCollection --input "
+            "OUT/corpus ...; search with --topics OUT/topics.tsv.",
+        ),
+    ),
+    "ragas": ExportKind(
+        help="Ragas: user_input, reference, reference_contexts, reference_context_ids",
+        description="Write a build as a Ragas EvaluationDataset (JSON lines).",
+        write=ragas.write,
+        entries=ragas.ENTRIES,
+        epilog=_epilog(
+            "qrelsmith export ragas out --out out-ragas",
+            'Load it with EvaluationDataset.from_jsonl("OUT/ragas.jsonl").',
+        ),
+    ),
+    "deepeval": ExportKind(
+        help="DeepEval goldens: input, expected_output, context, source_file",
+        description="Write a build as DeepEval goldens (JSON).",
+        write=deepeval.write,
+        entries=deepeval.ENTRIES,
+        epilog=_epilog(
+            "qrelsmith export deepeval out --out out-deepeval",
+            'Load it with EvaluationDataset().add_goldens_from_json_file("OUT/goldens.json", ...).',
+        ),
+    ),
+    "llamaindex": ExportKind(
+        help="LlamaIndex EmbeddingQAFinetuneDataset JSON: queries, corpus, relevant_docs",
+        description="Write a build as a LlamaIndex EmbeddingQAFinetuneDataset.",
+        write=llamaindex.write,
+        entries=llamaindex.ENTRIES,
+        epilog=_epilog(
+            "qrelsmith export llamaindex out --out out-llamaindex",
+            'Load it with EmbeddingQAFinetuneDataset.from_json("OUT/llamaindex.json").',
+        ),
+    ),
+    "autorag": ExportKind(
+        help="AutoRAG: qa.parquet and corpus.parquet (needs the [hf] extra's pyarrow)",
+        description="Write a build as AutoRAG's qa.parquet and corpus.parquet.",
+        write=autorag.write,
+        entries=autorag.ENTRIES,
+        epilog=_epilog(
+            "qrelsmith export autorag out --out out-autorag",
+            "Give OUT/qa.parquet and OUT/corpus.parquet to AutoRAG's Evaluator.",
+        ),
+    ),
+    "ir_datasets": ExportKind(
+        help="ir_datasets: docs.tsv, queries.tsv, qrels.trec and dataset.py (create_dataset)",
+        description="Write a build for ir_datasets.create_dataset, with a loader.",
+        write=irds.write,
+        entries=irds.ENTRIES,
+        epilog=_epilog(
+            "qrelsmith export ir_datasets out --out out-irds",
+            "Load it with OUT/dataset.py's load() (ir_datasets.create_dataset).",
+        ),
+    ),
+}
+
+
+def export(kind: str, out: str | Path, source: ExportSource) -> str:
+    """Write ``source`` as ``kind`` into ``out``, staged and swapped in whole (a failed export
+    leaves the previous one as it was; entries of ``out`` the kind does not write are kept);
+    returns the summary's counts. DataError for a set without queries."""
+    if not source.queries:  # a dataset of documents and no question is no test set
+        raise DataError(f"{source.folder / layout.GOLDEN}: no queries to export")
+    chosen = EXPORT_KINDS[kind]
+    with StagedFolder(out) as staged:
+        summary = chosen.write(staged.path, source)
+        staged.commit(keep=lambda name: name not in chosen.entries)
+    return summary

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import UsageError
-from ..files import StagedFolder, atomic_open_bytes, write_jsonl, write_text
-from ..labels import qrels_rows, sections_by_article
-from ..models import CorpusRecord, GoldenQuery, Report, ReviewSummary
+from ..errors import DataError, UsageError
+from ..files import atomic_open_bytes, write_jsonl, write_text
+from ..layout import REPORT
+from ..models import Report, ReviewSummary
+from .records import ExportSource, GoldenSet
 
 FORMATS = ("parquet", "jsonl")
 SPLIT = "test"
@@ -65,17 +67,13 @@ def size_category(count: int) -> str:
     return "n>100M"
 
 
-def tables(
-    corpus: Sequence[CorpusRecord], queries: Sequence[GoldenQuery]
-) -> dict[str, list[dict[str, object]]]:
-    """The rows of each config, in build order."""
-    by_article = sections_by_article(corpus)
+def tables(records: GoldenSet) -> dict[str, list[dict[str, object]]]:
+    """The rows of each config, in build order (the qrels: the set's shared graded rows)."""
     return {
-        "corpus": [{"_id": r.id, "title": r.heading, "text": r.text} for r in corpus],
-        "queries": [{"_id": q.qid, "text": q.query} for q in queries],
+        "corpus": [{"_id": r.id, "title": r.heading, "text": r.text} for r in records.corpus],
+        "queries": [{"_id": q.qid, "text": q.query} for q in records.queries],
         "default": [
-            {"query-id": qid, "corpus-id": doc, "score": grade}
-            for qid, doc, grade in qrels_rows(queries, by_article)
+            {"query-id": qid, "corpus-id": doc, "score": grade} for qid, doc, grade in records.rows
         ],
     }
 
@@ -97,35 +95,69 @@ def _yaml(value: str) -> str:
     return _YAML_UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
 
 
+def card_metadata(facts: CardFacts, fmt: str, counts: dict[str, int]) -> dict[str, object]:
+    """The card's YAML header as data, in the order the Hub's ``DatasetCardData`` writes it."""
+    return {
+        "language": list(facts.languages),
+        "license": facts.license,
+        "multilinguality": "multilingual" if len(facts.languages) > 1 else "monolingual",
+        "size_categories": [size_category(counts["corpus"])],
+        "task_categories": ["text-retrieval"],
+        "task_ids": ["document-retrieval"],
+        "pretty_name": facts.name,
+        "tags": ["mteb", "qrelsmith"],
+        "configs": [
+            {
+                "config_name": config,
+                "data_files": [{"split": SPLIT, "path": data_path(config, fmt)}],
+            }
+            for config in ("corpus", "queries", "default")
+        ],
+    }
+
+
+def card_header(metadata: dict[str, object]) -> str:
+    """The YAML header, through huggingface_hub's ``DatasetCardData`` when it is installed
+    (the [hf] extra), so that it keeps to the Hub's own model; else written here, every
+    free-text value JSON-quoted. Both read back as the same YAML."""
+    try:
+        from huggingface_hub import DatasetCardData
+    except ImportError:
+        return _plain_header(metadata)
+    return str(DatasetCardData(**metadata).to_yaml())  # type: ignore[arg-type]
+
+
+def _plain_header(metadata: dict[str, object]) -> str:
+    languages = metadata["language"]
+    assert isinstance(languages, list)
+    lines = ["language:", *(f"- {_yaml(code)}" for code in languages)]
+    lines += [
+        f"license: {_yaml(str(metadata['license']))}",
+        f"multilinguality: {metadata['multilinguality']}",
+    ]
+    for key in ("size_categories", "task_categories", "task_ids"):
+        values = metadata[key]
+        assert isinstance(values, list)
+        lines += [f"{key}:", *(f"- {value}" for value in values)]
+    lines.append(f"pretty_name: {_yaml(str(metadata['pretty_name']))}")
+    lines += ["tags:", "- mteb", "- qrelsmith", "configs:"]
+    configs = metadata["configs"]
+    assert isinstance(configs, list)
+    for config in configs:
+        (data_file,) = config["data_files"]
+        lines += [
+            f"- config_name: {config['config_name']}",
+            "  data_files:",
+            f"  - split: {data_file['split']}",
+            f"    path: {data_file['path']}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
 def card(facts: CardFacts, fmt: str, counts: dict[str, int]) -> str:
     """The dataset card: YAML header and how the labels were made."""
     report = facts.report
-    header = [
-        "---",
-        f"pretty_name: {_yaml(facts.name)}",
-        "language:",
-        *(f"- {_yaml(code)}" for code in facts.languages),
-        f"license: {_yaml(facts.license)}",
-        f"multilinguality: {'multilingual' if len(facts.languages) > 1 else 'monolingual'}",
-        "size_categories:",
-        f"- {size_category(counts['corpus'])}",
-        "task_categories:",
-        "- text-retrieval",
-        "task_ids:",
-        "- document-retrieval",
-        "tags:",
-        "- mteb",
-        "- qrelsmith",
-        "configs:",
-    ]
-    for config in ("corpus", "queries", "default"):
-        header += [
-            f"- config_name: {config}",
-            "  data_files:",
-            f"  - split: {SPLIT}",
-            f"    path: {data_path(config, fmt)}",
-        ]
-    header.append("---")
+    header = ["---", card_header(card_metadata(facts, fmt, counts)).rstrip("\n"), "---"]
     c = report.counts
     rules = ", ".join(f"{rule} {n}" for rule, n in c.by_match.items())
     body = [
@@ -206,30 +238,64 @@ def _write_parquet(path: Path, rows: list[dict[str, object]], config: str) -> No
         pq.write_table(table, handle, compression="zstd")
 
 
-def write_hf(
-    folder: str | Path,
-    corpus: Sequence[CorpusRecord],
-    queries: Sequence[GoldenQuery],
-    facts: CardFacts,
-    fmt: str = "parquet",
-) -> dict[str, int]:
-    """Write the three configs and the card into ``folder``; returns the rows per config.
+#: Language codes as the Hub's card metadata takes them (ISO 639-1/639-3, optional region).
+_LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")
+#: A licence id, SPDX's or the Hub's (cc-by-4.0, mit, apache-2.0, openrail++, other): one token.
+_LICENSE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+-]*$")
 
-    The export is written into a staging folder beside ``folder`` and swapped in whole (as a
-    build is), so a redone export never leaves the files of an earlier one (``test.jsonl``
-    beside a new ``test.parquet``), and a failed one leaves the previous export as it was.
-    """
+
+def title(name: str | None) -> str:
+    """The card's title on one line: whitespace (newlines included) folded to single spaces,
+    control characters dropped, undecodable bytes of the command line shown as '?'."""
+    folded = " ".join((name or "").split())
+    folded = "".join(ch for ch in folded if unicodedata.category(ch) != "Cc")
+    return folded.encode("utf-8", "replace").decode("utf-8")
+
+
+def facts_of(source: ExportSource) -> CardFacts:
+    """The card's facts from the export's options (``license``, ``language``, ``name``) and
+    the build's report and review; UsageError for a licence or language code that is none."""
+    options = source.options
+    languages = list(options.get("language") or [])
+    bad = [code for code in languages if not _LANGUAGE.match(code)]
+    if bad:
+        raise UsageError(f"--language {bad[0]!r} is not a language code such as en, ja or pt-BR")
+    license = str(options.get("license") or "")
+    if not _LICENSE.match(license):
+        raise UsageError(
+            f"--license {license!r} is not a licence id such as cc-by-4.0, mit or other "
+            "(one word of letters, digits, '.', '-', '+')"
+        )
+    if source.report is None:
+        raise DataError(
+            f"no {REPORT} in {source.root}: the card states how the labels were made from it"
+        )
+    return CardFacts(
+        name=title(options.get("name")) or title(source.root.resolve().name),
+        license=license,
+        languages=list(dict.fromkeys(languages)),
+        report=source.report,
+        review=source.review,
+        reviewed_version=source.version,
+    )
+
+
+def write(folder: Path, source: ExportSource) -> str:
+    """The three configs and the card; returns the summary's counts."""
+    fmt = str(source.options.get("format") or "parquet")
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r} (use {' or '.join(FORMATS)})")
-    data = tables(corpus, queries)
-    with StagedFolder(folder) as staged:
-        for config, rows in data.items():
-            target = staged.path / data_path(config, fmt)
-            if fmt == "jsonl":
-                write_jsonl(target, rows)
-            else:
-                _write_parquet(target, rows, config)
-        counts = {config: len(rows) for config, rows in data.items()}
-        write_text(staged.path / CARD, card(facts, fmt, counts))
-        staged.commit(keep=lambda name: name not in OWN_ENTRIES)
-    return counts
+    facts = facts_of(source)
+    data = tables(source.records)
+    for config, rows in data.items():
+        target = folder / data_path(config, fmt)
+        if fmt == "jsonl":
+            write_jsonl(target, rows)
+        else:
+            _write_parquet(target, rows, config)
+    counts = {config: len(rows) for config, rows in data.items()}
+    write_text(folder / CARD, card(facts, fmt, counts))
+    return (
+        f"corpus {counts['corpus']}, queries {counts['queries']}, "
+        f"qrels {counts['default']} ({fmt}), README.md"
+    )

@@ -2,47 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 from .. import files, layout
-from ..files import write_json, write_jsonl
-from ..models import CorpusRecord, GoldenQuery, Report
+from ..files import write_json
+from ..models import Report
+from .records import GoldenSet
 
 
-def corpus_lines(
-    corpus: Sequence[CorpusRecord],
-    queries: Sequence[GoldenQuery],
-    by_article: Mapping[str, Sequence[str]],
-) -> Iterator[str]:
-    """corpus.jsonl's lines for these sections."""
-    del queries, by_article
-    for record in corpus:
+def corpus_lines(records: GoldenSet) -> Iterator[str]:
+    """corpus.jsonl: one section a line."""
+    for record in records.corpus:
         yield files.dumps(record) + "\n"
 
 
-def golden_lines(
-    corpus: Sequence[CorpusRecord],
-    queries: Sequence[GoldenQuery],
-    by_article: Mapping[str, Sequence[str]],
-) -> Iterator[str]:
-    """golden.jsonl's lines for these queries."""
-    del corpus, by_article
-    for query in queries:
+def golden_lines(records: GoldenSet) -> Iterator[str]:
+    """golden.jsonl: one query a line (its grade-2 targets are in the query)."""
+    for query in records.queries:
         yield files.dumps(query) + "\n"
-
-
-def write_corpus(folder: Path, corpus: Sequence[CorpusRecord]) -> None:
-    """One section a line."""
-    write_jsonl(folder / layout.CORPUS, corpus)
-
-
-def write_golden(
-    folder: Path, corpus: Sequence[CorpusRecord], queries: Sequence[GoldenQuery]
-) -> None:
-    """One query a line (the corpus is not needed: the grade-2 targets are in the query)."""
-    del corpus
-    write_jsonl(folder / layout.GOLDEN, queries)
 
 
 def write_report(folder: Path, report: Report) -> None:
