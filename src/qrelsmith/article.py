@@ -31,7 +31,7 @@ def heading_outline(root: Element, article_id: str, options: BuildOptions) -> He
         if rank == level:
             count += 1
         if rank >= level and count >= 0:
-            text = text_of(cleaned(element, drop_tags))
+            text = text_of(cleaned(element, options))
             targets.append(
                 Target(
                     section_id(article_id, count),
@@ -64,6 +64,7 @@ def parse_article(
     options = build_options(options)
     identifier = article_id if article_id is not None else (path or url or "article")
     page = parse_html(html, options, http_charset)
+    options = page.options or options  # with only the permalink selectors the page can match
 
     def outline() -> CellTargets:
         index = heading_outline(page.root, identifier, options)

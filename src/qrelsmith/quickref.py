@@ -20,7 +20,7 @@ from lxml import etree
 from . import patterns
 from .config import BuildOptions
 from .models import QuickRefRow, QuickRefTable, TableMiss, TableMissReason
-from .parse import Element, cleaned, dropped
+from .parse import Element, cleaned, dropped, without_permalinks
 from .sections import BLOCK_TAGS
 from .text import fold_case, fold_space, text_of
 
@@ -285,22 +285,21 @@ def _label(element: Element) -> str | None:
     return None
 
 
-def table_name(
-    table: Element, header: Sequence[Cell], drop_tags: Sequence[str] = patterns.DROP_TAGS
-) -> str:
+def table_name(table: Element, header: Sequence[Cell], options: BuildOptions) -> str:
     """The caption, else a label right before the table (or its wrapper), else a default."""
+    selectors = options.permalink_selectors
     caption = table.find("caption")
-    if caption is not None and text_of(caption):
+    if caption is not None and text_of(without_permalinks(caption, selectors)):
         return text_of(caption)
     node: Element | None = table
     while node is not None:
         previous = node.getprevious()
         while previous is not None and (
-            not isinstance(previous.tag, str) or previous.tag in drop_tags
+            not isinstance(previous.tag, str) or previous.tag in options.drop_tags
         ):
             previous = previous.getprevious()
         if previous is not None:
-            return _label(previous) or default_name(header)
+            return _label(without_permalinks(previous, selectors)) or default_name(header)
         parent = node.getparent()
         node = parent if parent is not None and parent.tag in ("div", "figure") else None
     return default_name(header)
@@ -334,7 +333,7 @@ def _header_cells(table: Element, options: BuildOptions) -> list[Cell]:
         next(row.itersiblings("tr"), None) is None and len(_ROWS(table)) < 2
     ):  # a table of one row has no data
         return []
-    cells = [c for c in cleaned(row, options.drop_tags) if c.tag in ("td", "th")]
+    cells = [c for c in cleaned(row, options) if c.tag in ("td", "th")]
     row_text = " ".join(fold_space(_text(c)) for c in cells)
     if len(row_text) > patterns.HEADER_ROW_MAX_CHARS:
         return []
@@ -410,13 +409,15 @@ def _miss(
     else:
         table, evidence = tables[0], None
         row = _first_row(table)
+        if row is not None:
+            without_permalinks(row, options.permalink_selectors)
         # the cells' text in one C call each: no links, no block breaks needed to name them
         header = [] if row is None else [Cell(fold_space(_text(c)), (), False) for c in _CELLS(row)]
         reason = "no_query_or_reference_header"
     roles = _roles_named(header, options)
     return TableMiss(
         reason=reason,
-        caption=table_name(table, header, options.drop_tags),
+        caption=table_name(table, header, options),
         header=[cell.text for cell in header],
         roles=[role for role in ROLES if role in roles],
         named=evidence.hits if evidence else 0,
@@ -442,7 +443,7 @@ def find_table(
     for table in tables:
         roles = header_roles(_header_cells(table, options), options)
         if "query" in roles and "reference" in roles:
-            grid, head_rows = table_grid(cleaned(table, options.drop_tags))
+            grid, head_rows = table_grid(cleaned(table, options))
             found = (table, grid, roles, max(head_rows, 1), "headers")
             break
     closest: tuple[int, Element, list[list[Cell]], int] | None = None  # hits, table, grid
@@ -452,7 +453,7 @@ def find_table(
         for table in tables[:near_top]:
             if len(_ROWS(table)) < patterns.MIN_TABLE_ROWS:  # navigation bars: too few rows
                 continue
-            cleaned(table, options.drop_tags)
+            cleaned(table, options)
             rough, head_rows = table_grid(table, rough_cell_of, patterns.RECOGNITION_ROWS)
             targets_of = targets_of or outline()
             evidence = _heading_evidence(rough, head_rows, targets_of, share)
@@ -486,7 +487,7 @@ def find_table(
         )
     header = grid[start - 1] if 0 < start <= len(grid) else []
     model = QuickRefTable(
-        name=table_name(table, header, options.drop_tags),
+        name=table_name(table, header, options),
         columns=roles,
         detected_by=detected_by,
         rows=rows,
