@@ -55,10 +55,16 @@ def _links(element: Element) -> tuple[tuple[str, ...], bool]:
 
 
 _ROWS = etree.XPath("./tr|./thead/tr|./tbody/tr|./tfoot/tr")
+#: How many rows ``_ROWS`` finds, without a union to sort or an element per row for Python.
+_ROW_COUNT = etree.XPath("count(tr) + count(thead/tr) + count(tbody/tr) + count(tfoot/tr)")
 _ROW_GROUPS = ("thead", "tbody", "tfoot")
 _HEAD_ROWS = etree.XPath("./thead/tr")
 _CELLS = etree.XPath("./td|./th")
 _LINKS = etree.XPath(".//a/@href")
+
+
+def _rows(table: Element) -> int:
+    return int(_ROW_COUNT(table))
 
 
 def cell_of(element: Element) -> Cell:
@@ -149,6 +155,14 @@ def _role_regex(
     ordered = sorted(role_of, key=lambda k: (-len(k), k))
     regex = re.compile("|".join(f"({_keyword_pattern(k)})" for k in ordered))
     return regex, [(k, role_of[k]) for k in ordered]
+
+
+@lru_cache(maxsize=16)
+def _keyword_regexes(
+    keywords: tuple[tuple[str, ...], ...],
+) -> list[tuple[str, str, re.Pattern[str]]]:
+    """(keyword, role, its own regex) per keyword of ``_role_regex``, longest first."""
+    return [(k, role, re.compile(_keyword_pattern(k))) for k, role in _role_regex(keywords)[1]]
 
 
 def _keywords(options: BuildOptions) -> tuple[tuple[str, ...], ...]:
@@ -330,7 +344,7 @@ def _header_cells(table: Element, options: BuildOptions) -> list[Cell]:
     all (one regex pass over the row: most tables of a docs page stop here)."""
     row = _first_row(table)
     if row is None or (
-        next(row.itersiblings("tr"), None) is None and len(_ROWS(table)) < 2
+        next(row.itersiblings("tr"), None) is None and _rows(table) < 2
     ):  # a table of one row has no data
         return []
     cells = [c for c in cleaned(row, options) if c.tag in ("td", "th")]
@@ -374,16 +388,30 @@ def _tables(root: Element, options: BuildOptions) -> tuple[list[Element], int]:
     return tables, near_top
 
 
+def _remembered(targets_of: CellTargets) -> CellTargets:
+    """``targets_of`` asked once per cell text and links: spanned cells repeat, and the
+    diagnosis of the closest table reads again the cells recognition read."""
+    seen: dict[tuple[str, tuple[str, ...]], Sequence[str]] = {}
+
+    def remembered(text: str, anchors: Sequence[str]) -> Sequence[str]:
+        key = (text, tuple(anchors))
+        found = seen.get(key)
+        if found is None:
+            found = seen[key] = targets_of(text, anchors)
+        return found
+
+    return remembered
+
+
 def _roles_named(header: Sequence[Cell], options: BuildOptions) -> set[str]:
     """The roles a header row names, as ``header_roles`` reads them (the longest keyword in a
     cell decides), by a substring test per keyword first: the one alternation of all keywords
     costs about a millisecond on a data table's header, which almost every docs page has."""
-    _, groups = _role_regex(_keywords(options))
+    patterns_of = _keyword_regexes(_keywords(options))
     roles: set[str] = set()
     for cell in header:
         text = fold_case(cell.text)
-        present = [(k, r) for k, r in groups if k in text]
-        named = [(k, r) for k, r in present if re.search(_keyword_pattern(k), text)]
+        named = [(k, r) for k, r, regex in patterns_of if k in text and regex.search(text)]
         if named:
             roles.add(max(named, key=lambda keyword_role: len(keyword_role[0]))[1])
     return roles
@@ -421,7 +449,7 @@ def _miss(
         header=[cell.text for cell in header],
         roles=[role for role in ROLES if role in roles],
         named=evidence.hits if evidence else 0,
-        rows=evidence.rows if evidence else len(_ROWS(table)),
+        rows=evidence.rows if evidence else _rows(table),
         sections=evidence.sections if evidence else 0,
     )
 
@@ -451,11 +479,11 @@ def find_table(
     if found is None:
         share = options.heading_column_share
         for table in tables[:near_top]:
-            if len(_ROWS(table)) < patterns.MIN_TABLE_ROWS:  # navigation bars: too few rows
+            if _rows(table) < patterns.MIN_TABLE_ROWS:  # navigation bars: too few rows
                 continue
             cleaned(table, options)
             rough, head_rows = table_grid(table, rough_cell_of, patterns.RECOGNITION_ROWS)
-            targets_of = targets_of or outline()
+            targets_of = targets_of or _remembered(outline())
             evidence = _heading_evidence(rough, head_rows, targets_of, share)
             recognised = _by_headings(evidence, rough, share)
             if recognised:
