@@ -137,8 +137,6 @@ href="#x">P1</a></h2><dl><dt class="sig">f<a class="headerlink" href="#f">P2</a>
         *PERMALINK_SELECTORS,
         "a.headerlink.x",
         "dt.sig > a.headerlink",
-        "div.doc a.headerlink",
-        "body > div h2 > a",
         "a#i",
         "a[href='#f']",
         "a:not(.x).headerlink",
@@ -158,10 +156,22 @@ def test_a_selector_read_with_the_text_matches_what_css_matches(css: str) -> Non
     assert found == [a.text for a in CSSSelector(css, translator="html")(document)]
 
 
-@pytest.mark.parametrize("css", ["span.headerlink", "h2 + a.anchor", "p > a:first-child"])
+@pytest.mark.parametrize(
+    "css",
+    [
+        "span.headerlink",
+        "h2 + a.anchor",
+        "p > a:first-child",
+        "div.doc a.headerlink",
+        "body > div h2 > a",
+        "dl > dt > a",
+        "a:not(h2 a)",
+    ],
+)
 def test_other_selectors_are_emptied_up_front(css: str) -> None:
-    # their match would change as dropped elements and the table leave the tree, or their
-    # subject is no link: the text pass cannot test them
+    # their match would change as dropped elements and the table leave the tree, they look
+    # beyond the parent (which the text pass, reading the article root alone, may not see), or
+    # their subject is no link: the text pass cannot test them
     from lxml.cssselect import CSSSelector
 
     from qrelsmith.parse import permalinks
@@ -173,3 +183,12 @@ def test_other_selectors_are_emptied_up_front(css: str) -> None:
     assert matched
     emptied = CSSSelector(css, translator="html")(page.root)
     assert emptied and all(e.text is None and not len(e) for e in emptied)
+
+
+def test_a_selector_naming_an_ancestor_above_the_article_root_still_counts() -> None:
+    # the Sphinx page has no <article>/<main>: its root is <body>, and "html" lies above it
+    from qrelsmith import parse_article
+
+    page = (PERMALINKS / "sphinx.html").read_bytes()
+    article = parse_article(page, "s.html", BuildOptions(permalink_selectors=["html a.headerlink"]))
+    assert [s.heading for s in article.sections] == ["Pool size", "Broken connections"]

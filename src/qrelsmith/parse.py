@@ -61,10 +61,10 @@ _CLASS_TOKEN = re.compile(r"\.(-?[_a-zA-Z][_a-zA-Z0-9-]*)")
 class Permalinks:
     """How a set of permalink selectors is applied to pages.
 
-    A selector whose subject is an ``<a>`` and whose match does not change when the tree loses
-    elements (classes, ids, attributes, ``:is``/``:not`` of those, descendant and child
-    combinators: no sibling or child-position test, no ``:has``/``:contains``/``:empty``) is
-    read where the text is: ``test`` is an XPath condition on an ``<a>`` (the context node),
+    A selector whose subject is an ``<a>``, that tests the link itself and at most its parent
+    (``a.headerlink``, ``h2 > a.anchor``: classes, ids, attributes, ``:is``/``:not`` of
+    those; no ancestor, sibling or child-position test, no ``:has``/``:contains``/``:empty``)
+    is read where the text is: ``test`` is an XPath condition on an ``<a>`` (the context node),
     which the section-text pass tests on the links it meets anyway, and ``inside`` empties the
     marks under the few elements read on their own (title, headings, table rows, caption,
     label). Emptying them all up front took one more walk of every page (0.4 s of 3.3 s on the
@@ -79,36 +79,45 @@ class Permalinks:
     groups: tuple[tuple[bytes | None, tuple[str, ...], etree.XPath | None], ...]
 
 
-#: cssselect parse-tree nodes whose match on an element survives the removal of other
-#: elements (dropped tags, the quick-reference table) and the emptying of other marks.
-_STABLE_NODES = ("Element", "Class", "Hash", "Attrib", "Negation", "Matching")
-_ANCESTOR_AXES = {" ": "ancestor::*", ">": "parent::*"}
+#: cssselect parse-tree nodes that test the element itself only: their match survives the
+#: removal of other elements (dropped tags, the quick-reference table) and the emptying of
+#: other marks. No combinator inside them, no sibling or child-position test.
+_SELF_NODES = ("Element", "Class", "Hash", "Attrib", "Negation", "Matching")
 
 
-def _stable(tree: object) -> bool:
+def _compound(tree: object) -> bool:
+    """Whether ``tree`` tests the element itself only (see ``_SELF_NODES``)."""
     kind = type(tree).__name__
-    if kind == "CombinedSelector":
-        combinator = getattr(tree, "combinator", "")
-        return combinator in _ANCESTOR_AXES and all(
-            _stable(getattr(tree, part)) for part in ("selector", "subselector")
-        )
     if kind == "SpecificityAdjustment":  # :where(), translated as :is()
         kind = "Matching"
-    if kind not in _STABLE_NODES:
+    if kind not in _SELF_NODES:
         return False
     inner = [getattr(tree, "selector", None), getattr(tree, "subselector", None)]
     inner += list(getattr(tree, "selector_list", ()))
-    return all(_stable(node) for node in inner if node is not None)
+    return all(_compound(node) for node in inner if node is not None)
+
+
+def _for_text_pass(tree: object) -> bool:
+    """Whether the text pass can test ``tree`` exactly: the element's own tests, and at most
+    its parent's (``parent > a``). The pass reads the article root as a document of its own,
+    which has no ancestor above the root: the parent of a link inside it is the root at most,
+    a grandparent or an ancestor may lie beyond it."""
+    if type(tree).__name__ == "CombinedSelector":
+        return (
+            getattr(tree, "combinator", "") == ">"
+            and _compound(getattr(tree, "selector"))  # noqa: B009
+            and _compound(getattr(tree, "subselector"))  # noqa: B009
+        )
+    return _compound(tree)
 
 
 def _condition(tree: object, translator: object) -> str:
-    """An XPath condition true of the context element exactly when it matches ``tree``: the
-    subject's own tests, and its ancestors' through reverse axes."""
+    """An XPath condition true of the context element exactly when it matches ``tree`` (one
+    that ``_for_text_pass`` accepts): its own tests, and its parent's."""
     if type(tree).__name__ == "CombinedSelector":
-        left = _condition(getattr(tree, "selector"), translator)  # noqa: B009
-        right = _condition(getattr(tree, "subselector"), translator)  # noqa: B009
-        axis = _ANCESTOR_AXES[getattr(tree, "combinator")]  # noqa: B009
-        return f"({right}) and {axis}[{left}]"
+        parent = _condition(getattr(tree, "selector"), translator)  # noqa: B009
+        own = _condition(getattr(tree, "subselector"), translator)  # noqa: B009
+        return f"({own}) and parent::*[{parent}]"
     expression = translator.xpath(tree)  # type: ignore[attr-defined]
     expression.add_name_test()
     return str(expression.condition or "true()")
@@ -137,7 +146,7 @@ def permalinks(selectors: tuple[str, ...]) -> Permalinks:
         parsed = parse(css)
         trees = [selector.parsed_tree for selector in parsed]
         if all(
-            _stable(tree)
+            _for_text_pass(tree)
             and translator.xpath(_subject(tree)).element == "a"
             and selector.pseudo_element is None
             for tree, selector in zip(trees, parsed, strict=True)
