@@ -205,7 +205,7 @@ def test_an_interrupt_exits_130(
     def interrupted(args: argparse.Namespace) -> int:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(evaluate, "handle_validate", interrupted)
+    monkeypatch.setattr(evaluate, "run_validate", interrupted)
     assert main(["validate", "."]) == 130
     assert capsys.readouterr().err == "error: interrupted\n"
 

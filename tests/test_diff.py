@@ -217,8 +217,9 @@ def test_a_build_against_the_same_folder_is_refused_and_writes_nothing(
     shutil.copytree(old, same)
     (tmp_path / "link").symlink_to(same)
     capsys.readouterr()
-    for other in (same, tmp_path / "link"):
-        assert main(["diff", str(same), str(other)]) == 2
+    link = tmp_path / "link"
+    for first, second in ((same, same), (same, link), (link, same)):  # a link on either side
+        assert main(["diff", str(first), str(second)]) == 2
         assert "the same folder" in capsys.readouterr().err
     assert not (same / "audit" / "diff.json").exists()
 

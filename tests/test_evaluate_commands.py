@@ -393,6 +393,25 @@ def test_baseline_on_a_build_without_queries_says_no_queries(
     assert not (tmp_path / "run.trec").exists()
 
 
+def test_baseline_and_eval_plot_refuse_to_write_over_a_file_they_read(
+    tmp_path: Path, runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "build"
+    shutil.copytree(BUILD, folder)
+    run = tmp_path / "bm25.trec"
+    shutil.copyfile(runs["bm25"], run)
+    before = {path: path.read_bytes() for path in (*folder.iterdir(), run) if path.is_file()}
+    for name in ("corpus.jsonl", "queries.tsv"):
+        assert main(["baseline", str(folder), "--out", str(folder / name)]) == 2
+        shown = f"--out {folder / name} is the input {folder / name}: give another file"
+        assert capsys.readouterr().err == f"error: {shown}\n"
+    for target in (run, folder / "qrels.trec"):
+        assert main(["eval", str(folder), str(run), "--curve", "--plot", str(target)]) == 2
+        shown = f"--plot {target} is the input {target}: give another file"
+        assert capsys.readouterr().err == f"error: {shown}\n"
+    assert {path: path.read_bytes() for path in before} == before
+
+
 def _align(tmp_path: Path, chunks: list[dict[str, str]], out: Path) -> int:
     path = tmp_path / "chunks.jsonl"
     path.write_text("".join(json.dumps(c) + "\n" for c in chunks), encoding="utf-8")

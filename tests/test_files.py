@@ -79,14 +79,14 @@ def test_an_interrupt_before_the_swap_leaves_the_whole_last_build(
 ) -> None:
     # The core files are written, the audit sample is not yet: the old audit/ must not end up
     # beside the new core files.
-    import qrelsmith.audit
+    import qrelsmith.audit.writer
 
     site, out, before = two_builds(tmp_path)
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(qrelsmith.audit, "write_default_sample", interrupted)
+    monkeypatch.setattr(qrelsmith.audit.writer, "write_default_sample", interrupted)
     assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 130
     assert snapshot(out) == before
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == []

@@ -1,12 +1,14 @@
-"""matching.py: anchor, exact, contains, fuzzy, order; splits, H3 references, guards, rejects."""
+"""matching through ``match_reference``: anchor, exact, contains, fuzzy; splits, H3 references,
+guards, rejects. A table's order: test_matching_order.py; rule content: test_matching_content.py;
+each rule alone: test_matching_rules.py; the index: test_matching_index.py."""
 
 from __future__ import annotations
 
 import pytest
 
-from qrelsmith import match_reference, match_table, parse_article
+from matching_helpers import page, section_of
+from qrelsmith import match_reference, parse_article
 from qrelsmith.config import BuildOptions
-from qrelsmith.matching import HeadingIndex
 from qrelsmith.models import Article
 
 PAGE = """<article>
@@ -101,22 +103,6 @@ def test_threshold_is_an_option(article: Article) -> None:
     assert (
         match_reference("Cc と Bcc の違いと使い分け", article, options=strict).reason == "unmatched"
     )
-
-
-def page(*headings: str) -> Article:
-    """An article whose H2s (and "- " prefixed H3s) are ``headings``, each with a little text."""
-    html = "".join(
-        f"<h3>{h[2:]}</h3><p>t</p>" if h.startswith("- ") else f"<h2>{h}</h2><p>t</p>"
-        for h in headings
-    )
-    return parse_article(f"<article>{html}</article>", "page.html")
-
-
-def section_of(article: Article, reference: str) -> str | None:
-    match = match_reference(reference, article)
-    if not match.section_ids:
-        return None
-    return next(s.heading for s in article.sections if s.id == match.section_ids[0])
 
 
 def test_word_aware_similarity_finds_shortened_cjk_references() -> None:
@@ -225,57 +211,6 @@ def test_confidence_scale_orders_the_rules() -> None:
     assert 1.0 > exact > contains > 0.8 >= fuzzy > 0.5
 
 
-# --------------------------------------------------------------------------- a table's order
-
-
-def rows(*references: str) -> list[tuple[str, tuple[str, ...]]]:
-    return [(reference, ()) for reference in references]
-
-
-def test_order_settles_a_repeated_h3() -> None:
-    article = page("Install", "- Check", "Configure", "- Check", "Deploy")
-    index = HeadingIndex.from_article(article)
-    first, second, third, fourth, fifth = index.match_rows(
-        rows("Install", "Check", "Configure", "Check", "Deploy")
-    )
-    assert first.rule == third.rule == fifth.rule == "exact"
-    assert (second.rule, second.section_ids) == ("order", [article.sections[0].id])
-    assert (fourth.rule, fourth.section_ids) == ("order", [article.sections[1].id])
-    assert second.confidence <= 0.7
-
-
-def test_order_takes_a_weak_candidate_between_close_neighbours() -> None:
-    article = page(
-        "Instalación", "Configurar el proxy inverso", "Registros", "Resumen del despliegue"
-    )
-    index = HeadingIndex.from_article(article)
-    alone = index.match("poner un proxy delante", ())
-    assert alone.section_ids == []  # below the threshold on its own
-    _, middle, _ = index.match_rows(rows("Instalación", "poner un proxy delante", "Registros"))
-    assert (middle.rule, middle.section_ids) == ("order", [article.sections[1].id])
-
-
-def test_order_is_not_used_when_the_table_does_not_follow_the_page() -> None:
-    article = page("Install", "- Check", "Configure", "- Check", "Deploy", "Monitor")
-    index = HeadingIndex.from_article(article)
-    results = index.match_rows(rows("Monitor", "Deploy", "Check", "Configure", "Install"))
-    assert results[2].reason == "ambiguous"
-
-
-def test_order_rejects_a_fuzzy_match_it_contradicts() -> None:
-    article = page(
-        "Instalar el servidor", "Configurar la caché", "Configurar la caché distribuida",
-        "Supervisar el servidor", "Copias de seguridad",
-    )  # fmt: skip
-    index = HeadingIndex.from_article(article)
-    alone = index.match("configurar caché distribuida en Redis", ())
-    assert alone.section_ids == [article.sections[2].id]
-    results = index.match_rows(
-        rows("Instalar el servidor", "configurar caché distribuida en Redis", "Configurar la caché")
-    )
-    assert results[1].reason in (None, "out-of-order")
-
-
 def test_numbers_are_compared_as_runs_of_digits() -> None:
     article = page("Sid::P reW2KAccess", "Sid:: Admins", "Sid:: Network", "Migrate v4tov6")
     assert section_of(article, "Sids::PreW2KAccess") == "Sid::P reW2KAccess"
@@ -339,110 +274,3 @@ def test_an_identifier_shared_with_another_heading_decides_nothing() -> None:
     match = match_reference("add v4tov4", article)
     assert (match.section_ids, match.reason) == ([], "ambiguous")
     assert section_of(article, "set v4tov4 now") == "set v4tov4"  # a shared word decides
-
-
-# --------------------------------------------------------------------------- content evidence
-
-
-def page_with(*sections: tuple[str, str]) -> Article:
-    """An article of H2 sections (heading, text)."""
-    html = "".join(f"<h2>{heading}</h2><p>{text}</p>" for heading, text in sections)
-    return parse_article(f"<article>{html}</article>", "page.html")
-
-
-VOLUMES = page_with(
-    ("Docker ボリュームの作成", "名前付きのボリュームは create で作ります。"),
-    (
-        "Docker ボリュームの削除",
-        "使われていないボリュームは docker volume prune でまとめて消せます。",
-    ),
-    ("バックアップと復元", "一時的なコンテナで中身を tar にまとめます。"),
-)
-
-
-def test_content_breaks_a_near_tie_when_the_cells_clearly_agree() -> None:
-    tie = ("Docker ボリューム", (), ["使っていないボリュームを消すには", "docker volume prune"])
-    (match,) = match_table([tie], VOLUMES)
-    assert (match.rule, match.section_ids) == ("content", [VOLUMES.sections[1].id])
-    assert 0.45 <= match.confidence < 0.55  # under every fuzzy match
-    # without cells, or with cells that say nothing about either, the tie stands
-    assert match_table([(tie[0], (), [])], VOLUMES)[0].reason == "ambiguous"
-    vague = (tie[0], (), ["ボリュームの使い方"])
-    assert match_table([vague], VOLUMES)[0].reason == "ambiguous"
-    # match_reference reads no cells: the headings alone decide
-    assert match_reference(tie[0], VOLUMES).reason == "ambiguous"
-
-
-PROXY = page_with(
-    ("Instalación", "apt install nginx"),
-    ("Configurar el proxy inverso", "proxy_pass envía las peticiones al servidor de aplicaciones"),
-    ("Registros", "access.log y error.log"),
-    ("Copias de seguridad", "tar de la configuración"),
-)
-
-
-def test_content_accepts_a_weak_heading_candidate_only_when_it_ranks_it_first() -> None:
-    # "poner un proxy delante" is under the threshold, but far ahead of every other heading
-    assert match_reference("poner un proxy delante", PROXY).reason == "unmatched"
-    agree = ("poner un proxy delante", (), ["¿Cómo reenvío?", "proxy_pass al servidor"])
-    (match,) = match_table([agree], PROXY)
-    assert (match.rule, match.section_ids) == ("content", [PROXY.sections[1].id])
-    # the cells point at another section: the headings' guess and the text disagree
-    disagree = ("poner un proxy delante", (), ["¿Dónde?", "access.log y error.log"])
-    assert match_table([disagree], PROXY)[0].section_ids == []
-
-
-def test_content_alone_needs_a_section_far_ahead() -> None:
-    # no heading resembles "Dónde mirar", the cells name one section's words only
-    (alone,) = match_table([("Dónde mirar", (), ["access.log y error.log"])], PROXY)
-    assert (alone.rule, alone.section_ids) == ("content", [PROXY.sections[2].id])
-    # cells shared by two sections settle nothing
-    spread = ("Dónde mirar", (), ["nginx, la configuración"])
-    assert match_table([spread], PROXY)[0].section_ids == []
-
-
-def test_content_never_sends_a_reference_to_an_excluded_section_elsewhere() -> None:
-    article = page_with(("Instalación", "apt install nginx"), ("FAQ", "access.log"))
-    (match,) = match_table([("FAQ", (), ["apt install nginx"])], article)
-    assert match.section_ids == [] and match.candidates == ["excluded:FAQ"]
-
-
-def test_match_table_without_cells_is_the_table_order_of_the_headings() -> None:
-    article = page("Install", "- Check", "Configure", "- Check", "Deploy")
-    table = [(r, (), ()) for r in ("Install", "Check", "Configure", "Check", "Deploy")]
-    expected = HeadingIndex.from_article(article).match_rows([(r, a) for r, a, _ in table])
-    assert match_table(table, article) == expected
-
-
-def test_contained_rows_fix_the_order_too() -> None:
-    # API tables name members by a part of the heading: containment, one heading each
-    article = page(
-        "Instalación del servidor", "Configurar el proxy inverso", "Registros del servidor",
-        "Copias de seguridad",
-    )  # fmt: skip
-    index = HeadingIndex.from_article(article)
-    first, middle, last = index.match_rows(
-        rows("Instalación", "poner un proxy delante", "Registros")
-    )
-    assert first.rule == last.rule == "contains"
-    assert (middle.rule, middle.section_ids) == ("order", [article.sections[1].id])
-
-
-def test_content_between_fixed_neighbours_confirms_a_row_with_no_candidate() -> None:
-    article = page_with(
-        ("Instalación", "apt install nginx"),
-        ("Configurar el proxy", "proxy_pass envía las peticiones al servidor"),
-        ("Registros", "access.log y error.log"),
-        ("Copias de seguridad", "tar de la configuración; proxy_pass se guarda"),
-    )
-    table = [("Instalación", (), ["¿Cómo instalo?"]), ("Zzz", (), []), ("Registros", (), ["log"])]
-    # the cells name #1 first, and #3 (outside the neighbours) second: not 10x ahead alone
-    table[1] = ("Zzz", (), ["proxy_pass de las peticiones"])
-    first, middle, last = match_table(table, article)
-    assert (first.rule, last.rule) == ("exact", "exact")
-    assert (middle.rule, middle.section_ids) == ("content", [article.sections[1].id])
-    alone = match_table([table[1]], article)[0]
-    assert alone.section_ids == []  # without the neighbours, the text alone is not enough
-    # content's first section outside the neighbours: the row stays open
-    table[1] = ("Zzz", (), ["tar de la configuración, proxy_pass"])
-    assert match_table(table, article)[1].section_ids == []

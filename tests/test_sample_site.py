@@ -16,7 +16,7 @@ import pytest
 from qrelsmith import parse_article
 from qrelsmith.cli import main
 from qrelsmith.config import BuildOptions
-from qrelsmith.matching import HeadingIndex, split_reference
+from qrelsmith.matching import Form, HeadingIndex, split_reference
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "samples" / "site"
@@ -117,7 +117,7 @@ def test_fuzzy_threshold_separates(out: Path) -> None:
         for part in split_reference(reference, options.reference_separators):
             scores = [
                 (
-                    index.similarity(index.form(part), position)[0],
+                    index.similarity(Form(part), position)[0],
                     target.target_id in query["relevant"],
                 )
                 for position, target in enumerate(index.targets)

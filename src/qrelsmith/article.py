@@ -10,38 +10,28 @@ from .config import BuildOptions, build_options
 from .evidence import with_evidence
 from .labels import named, same_article_count
 from .layout import query_id, section_id
-from .matching import HeadingIndex, Target, match_table
+from .matching import HeadingIndex, SectionHeadings, match_table
 from .models import Article, GoldenQuery, Origin, Rejected, TableMiss
 from .parse import Element, cleaned, dropped, parse_html, remove_element
 from .patterns import MAX_QUERY_CHARS, QUICKREF_MAX_ROWS
 from .quickref import CellTargets, find_table
 from .sections import heading_level, split_sections
-from .text import heading_key, text_of
+from .text import text_of
 
 
 def heading_outline(root: Element, article_id: str, options: BuildOptions) -> HeadingIndex:
     """A cheap index of the article's headings (no section text), for recognising tables."""
     level, drop_tags = options.section_level, options.drop_tags
-    targets: list[Target] = []
-    count = -1
+    sections: list[tuple[str, list[str]]] = []
     for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
         if dropped(element, drop_tags):
             continue
         rank = heading_level(element.tag)
         if rank == level:
-            count += 1
-        if rank >= level and count >= 0:
-            text = text_of(cleaned(element, options))
-            targets.append(
-                Target(
-                    section_id(article_id, count),
-                    text,
-                    heading_key(text),
-                    top=rank == level,
-                    position=len(targets),
-                )
-            )
-    return HeadingIndex(targets)
+            sections.append((section_id(article_id, len(sections)), []))
+        if rank >= level and sections:
+            sections[-1][1].append(text_of(cleaned(element, options)))
+    return HeadingIndex(SectionHeadings(sid, headings) for sid, headings in sections)
 
 
 def parse_article(

@@ -14,6 +14,7 @@ stays flat as the crawl grows.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
@@ -23,6 +24,7 @@ from .errors import DataError
 from .export import LINE_FILES, BuildWriter
 from .files import StagedFolder
 from .ingest import (
+    HTML_SUFFIXES,
     check_paths,
     count_pages,
     crawl_bytes,
@@ -31,7 +33,8 @@ from .ingest import (
     iter_pages,
     passed_over,
 )
-from .layout import AUDIT_FOLDER, REPORT
+from .layout import AUDIT_FOLDER, REPORT, VERSIONS_FOLDER
+from .markdown import MARKDOWN_SUFFIXES
 from .models import BuildResult, Report
 from .page_results import PageResult, crashed_page, process_page, render_page
 from .parallel import SortedRuns, default_workers, map_ordered, map_unordered
@@ -81,6 +84,22 @@ def _counted(results: Iterable[PageResult], progress: Progress) -> Iterator[Page
 #: audit sample. Every other entry of the previous build's folder (``versions/`` of a review,
 #: the user's own files) is carried over.
 OWN_ENTRIES = frozenset({file.name.split("/")[0] for file in LINE_FILES} | {REPORT, AUDIT_FOLDER})
+
+#: What a build and its reviews write inside --out: never pages of the crawl.
+OWN_FOLDERS = OWN_ENTRIES | {VERSIONS_FOLDER}
+PAGE_SUFFIXES = HTML_SUFFIXES + MARKDOWN_SUFFIXES
+
+
+def holds_pages(folder: Path) -> bool:
+    """Does ``folder`` hold an HTML or Markdown page beside what a build writes there?"""
+    if not folder.is_dir():
+        return False
+    for _, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in OWN_FOLDERS]
+        if any(name.lower().endswith(PAGE_SUFFIXES) for name in files):
+            return True
+    return False
+
 
 #: Called with the staging folder before it is swapped in (the CLI writes the audit sample).
 Finisher = Callable[[StagedFolder, Report], None]

@@ -104,6 +104,17 @@ class Build:
         return articles
 
 
+def build_topics(build: Build, shown: str) -> dict[str, str]:
+    """The build's queries (``Build.topics``); a DataError naming ``shown`` when it has none,
+    saying whether its files hold none or are missing."""
+    if build.topics:
+        return build.topics
+    present = [name for name in (QUERIES, GOLDEN) if (build.folder / name).is_file()]
+    if present:  # the build made no query: say so, not that a file is missing
+        raise DataError(f"{shown}: no queries ({' and '.join(present)} hold none)")
+    raise DataError(f"{shown}: no {QUERIES} or {GOLDEN}")
+
+
 def load_build(
     folder: str | Path,
     *,

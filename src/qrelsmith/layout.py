@@ -41,6 +41,7 @@ quick-reference table).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 # --------------------------------------------------------------------------- the build folder
 
@@ -99,6 +100,14 @@ def version_number(name: str) -> int | None:
     if name.startswith(VERSION_PREFIX) and digits.isdigit():
         return int(digits)
     return None
+
+
+def build_root(folder: Path) -> tuple[Path, str | None]:
+    """A build folder or one of its ``versions/vN``: the build folder, and the version's name
+    (None for the build itself)."""
+    if folder.parent.name == VERSIONS_FOLDER:
+        return folder.parent.parent, folder.name
+    return folder, None
 
 
 # --------------------------------------------------------------------------- ids

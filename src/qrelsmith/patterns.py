@@ -346,7 +346,7 @@ WEAK_SEPARATORS: frozenset[str] = frozenset({"、", "，", ", "})
 #: Brackets removed before comparing a reference with a heading.
 BRACKETS = "()（）[]［］{}｛｝「」『』【】〈〉《》<>＜＞\"'“”‘’"
 
-#: Word-aware matching (matching.py). A reference and a heading are compared as units (Latin
+#: Word-aware matching (matching/). A reference and a heading are compared as units (Latin
 #: words, CJK and Hangul bigrams; text.units), each weighted by its rarity among the article's
 #: own headings (a word every heading shares, such as the class name of an API page, says
 #: nothing), and the similarity mixes the share of the reference's weight found in the heading
@@ -419,7 +419,7 @@ MATCH_CONFIDENCE: dict[str, float] = {
     "content_min": 0.45,
 }
 
-#: Content evidence (matching ``content`` rule, content.py): a row's cells (query, answer)
+#: Content evidence (matching/content_rule.py, content.py): a row's cells (query, answer)
 #: scored by BM25 against the article's sections. It settles only rows the headings leave
 #: open: a near-tie when content ranks one tied section first by CONTENT_TIE_RATIO (best /
 #: runner-up among all the sections), a weak heading candidate (ORDER_THRESHOLD or more,

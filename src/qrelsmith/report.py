@@ -184,6 +184,40 @@ class ReportBuilder:
         )
 
 
+def build_summary(report: Report, out: Path) -> str:
+    """The lines printed at the end of a build."""
+    counts = report.counts
+    rules = ", ".join(f"{rule} {n}" for rule, n in counts.by_match.items())
+    by_links = f", {counts.excluded_by_links} as link lists" if counts.excluded_by_links else ""
+    lines = [
+        f"built {out}: {counts.articles} articles, {counts.sections} sections "
+        f"({counts.excluded_sections} excluded{by_links}), {counts.queries} queries from "
+        f"{counts.rows} rows",
+        f"  matched by: {rules}",
+        f"  rejected rows: {counts.rejected}; articles without a table: "
+        f"{counts.articles_without_table}; skipped pages: {counts.skipped}"
+        + (f"; internal errors: {counts.internal_errors}" if counts.internal_errors else ""),
+    ]
+    lines += tables_summary(report)
+    for folder in report.passed_over:
+        files = "file" if folder.files == 1 else "files"
+        pages = "HTML" if folder.kind == "Markdown" else "Markdown"
+        lines.append(
+            f"  passed over in {folder.path}: {folder.files:,} {folder.kind} {files} (the tree"
+            f' holds more {pages} pages; report.json "passed_over")'
+        )
+    if report.replaced:
+        lines.append(
+            f"  read with undecodable bytes shown as U+FFFD: {len(report.replaced)} pages "
+            f'({counts.replaced_characters} characters; report.json "replaced")'
+        )
+    for skipped in report.skipped[:10]:
+        lines.append(f"  skipped {skipped.path}: {skipped.reason}")
+    if len(report.skipped) > 10:
+        lines.append(f"  … and {len(report.skipped) - 10} more in report.json")
+    return "\n".join(lines)
+
+
 def tables_summary(report: Report) -> list[str]:
     """The build summary's lines on the articles without a quick-reference table: how many
     for each reason, the closest table, and the config keys that would make one count."""

@@ -32,6 +32,7 @@ from ..models import (
 )
 from .stats import weighted_proportion
 from .verdicts import Review, Verdict
+from .writer import has_verdicts
 
 #: Flags a reviewed query may carry in the corrected golden.jsonl.
 FLAG_CORRECTED = "corrected"
@@ -274,6 +275,52 @@ def applied_sha256(build_dir: Path) -> set[str]:
         if summary is not None:
             found.update(summary.verdict_sha256)
     return found
+
+
+def latest_review(root: Path, version: str | None, golden_sha256: str) -> ReviewSummary | None:
+    """The review that measured a build's labels: that of the version ``version`` (the review
+    that made it), else (the build's own labels) the latest review of the build's current
+    golden.jsonl. A review of an earlier build into the same folder measured other labels:
+    none applies."""
+    if version:
+        return read_review(root / layout.VERSIONS_FOLDER / version)
+    reviews = [
+        review
+        for folder in versions(root)
+        if (review := read_review(folder)) and review.golden_sha256 == golden_sha256
+    ]
+    return reviews[-1] if reviews else None
+
+
+def verdict_files(build: Build) -> tuple[list[Path], list[str]]:
+    """The verdicts on ``build``'s current golden.jsonl: a filled-in audit.csv whose sample was
+    drawn from it, else the files of the latest review made for it (``versions/vN/review.json``)
+    that are still there. Also the reviews passed over because they judged another
+    golden.jsonl (the folder was rebuilt since: their qids and section ids may name other rows
+    and sections now), for a warning."""
+    audit = build.folder / layout.AUDIT_FOLDER
+    passed_over: list[str] = []
+    if has_verdicts(audit):
+        sample = audit / layout.AUDIT_SAMPLE
+        drawn = (
+            read_document(sample, AuditSample, "an audit sample").golden_sha256
+            if sample.is_file()
+            else build.golden_sha256  # no sample: load_sample says so
+        )
+        if drawn == build.golden_sha256:
+            return [audit / layout.AUDIT_CSV], []
+        passed_over.append(str(audit / layout.AUDIT_CSV))
+    for version in reversed(versions(build.folder)):
+        review = read_review(version)
+        if review is None:
+            continue
+        if review.golden_sha256 != build.golden_sha256:
+            passed_over.append(str(version / layout.REVIEW))
+            continue
+        found = [path for name in review.verdict_files if (path := Path(name)).is_file()]
+        if found:
+            return found, passed_over
+    return [], passed_over
 
 
 def write_version(

@@ -10,7 +10,7 @@ from ..config import Config
 from ..errors import DataError, warn
 from ..files import StagedFolder, write_text
 from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML, AUDIT_SAMPLE, DIFF
-from ..models import AuditSample, CarriedVerdict, DiffReport
+from ..models import AuditSample, CarriedVerdict, DiffReport, Report
 from . import labelstudio
 from .page import write_page
 from .sample import articles_of, draw_sample
@@ -139,3 +139,19 @@ def write_default_sample(build_dir: str | Path, config: Config) -> AuditSample |
     sample = draw_sample(build.queries, options, build.golden_sha256)
     write_audit(load_build(build_dir, only_articles=articles_of(sample)), sample)
     return sample
+
+
+def sample_staged_build(
+    staged: StagedFolder, report: Report, config: Config, out: Path
+) -> AuditSample | None:
+    """The audit sample a build (``out``, being written in ``staged``) leaves in ``audit/``:
+    None when the previous ``audit/`` holds a reviewer's verdicts (it is carried over as it
+    was, with a warning), when the build made no query, or when ``[audit] size`` is 0."""
+    if has_verdicts(staged.target / AUDIT_FOLDER):
+        # A reviewer's verdicts are never overwritten: the previous audit/ stays.
+        warn(f"{out / AUDIT_FOLDER / AUDIT_CSV} holds verdicts: audit sample not redrawn")
+        staged.carry(AUDIT_FOLDER)
+        return None
+    if not report.counts.queries or config.audit.size <= 0:
+        return None
+    return write_default_sample(staged.path, config)

@@ -2,9 +2,12 @@
 | export``.
 
 One module per stage's commands (``build.py``, ``audit.py``, ``evaluate.py``, ``diff.py``,
-``export.py``), what they share in ``options.py``: a flag reaches the options model there
-(``override``), and output follows one rule (data to stdout, messages to stderr). Exit codes:
-``EXIT_CODES``.
+``export.py``), each in one shape: ``register(subparsers)`` adds the module's commands (one
+``_register_<command>`` each where it has several), and ``run_<command>(args) -> int`` parses
+what argparse cannot, calls the package and prints; the work itself is the package's. What they
+share is in ``options.py``: a flag reaches the options model there (``override``), an ``--out``
+that is an input is refused there (``refuse_input_as_output``), and output follows one rule
+(data to stdout, messages to stderr). Exit codes: ``EXIT_CODES``.
 """
 
 from __future__ import annotations

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..audit.apply import file_sha256, review, write_version
 from ..audit.sample import articles_of, draw_sample, load_sample, sample_summary
 from ..audit.writer import EXTRA_FORMATS, unapplied_verdicts, write_audit
-from ..buildfolder import load_build
+from ..buildfolder import Build, load_build
 from ..config import AuditOptions
 from ..diff import review_plan
 from ..errors import DataError, UsageError
 from ..files import build_lock
 from ..layout import AUDIT_CSV, AUDIT_FOLDER, GOLDEN
+from ..models import AuditSample
 from .options import FORMATTER, add_config, config_of, override, positive, say
+
+if TYPE_CHECKING:
+    from ..audit.verdicts import Review
 
 #: The documented defaults, shown in --help (a --config file may change them).
 AUDIT = AuditOptions()
@@ -66,7 +70,13 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         formatter_class=FORMATTER,
     )
     commands = audit.add_subparsers(dest="audit_command", metavar="SUBCOMMAND", required=True)
+    _register_sample(commands)
+    _register_apply(commands)
+    _register_agree(commands)
 
+
+def _register_sample(commands: Any) -> None:
+    """``audit sample DIR``."""
     sample = commands.add_parser(
         "sample",
         help="draw a stratified sample and write the review sheet and page",
@@ -94,6 +104,9 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     )
     sample.set_defaults(func=run_sample)
 
+
+def _register_apply(commands: Any) -> None:
+    """``audit apply DIR VERDICTS...``."""
     apply = commands.add_parser(
         "apply",
         help="print label precision and write a corrected version",
@@ -105,6 +118,9 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     apply.add_argument("--dry-run", action="store_true", help="check and print, write no version")
     apply.set_defaults(func=run_apply)
 
+
+def _register_agree(commands: Any) -> None:
+    """``audit agree DIR VERDICTS...``."""
     agree = commands.add_parser(
         "agree",
         help="agreement between reviewers of one sample",
@@ -154,7 +170,8 @@ def _sample(args: argparse.Namespace, options: AuditOptions) -> int:
     return 0
 
 
-def _reviews(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _reviews(args: argparse.Namespace) -> tuple[Build, AuditSample, list[Review]]:
+    """DIR, its sample and the reviews of the VERDICTS files (apply, agree)."""
     from ..audit.verdicts import read_reviews
 
     build = load_build(args.dir)

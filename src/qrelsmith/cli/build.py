@@ -8,16 +8,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..build import OWN_ENTRIES, build_to
+from ..build import build_to, holds_pages
 from ..errors import UsageError
 from ..files import StagedFolder
-from ..ingest import HTML_SUFFIXES, check_paths
-from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML, VERSIONS_FOLDER
-from ..markdown import MARKDOWN_SUFFIXES
+from ..ingest import check_paths
+from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML
 from ..models import AuditSample, Report
 from ..parallel import default_workers
 from ..progress import Progress
-from ..report import tables_summary
+from ..report import build_summary
 from .options import (
     FORMATTER,
     add_config,
@@ -25,8 +24,8 @@ from .options import (
     config_of,
     override,
     positive,
+    refuse_input_as_output,
     say,
-    warn,
 )
 
 #: Exit code of a build that wrote its outputs but skipped pages (listed in report.json).
@@ -93,41 +92,7 @@ def register(subparsers: Any) -> None:
         "multilingual sentence encoder (the [semantic] extra; [build] semantic = true)",
     )
     add_quiet(parser, "no progress line, nothing printed on success")
-    parser.set_defaults(func=run)
-
-
-def build_summary(report: Report, out: Path) -> str:
-    """The lines printed at the end of a build."""
-    counts = report.counts
-    rules = ", ".join(f"{rule} {n}" for rule, n in counts.by_match.items())
-    by_links = f", {counts.excluded_by_links} as link lists" if counts.excluded_by_links else ""
-    lines = [
-        f"built {out}: {counts.articles} articles, {counts.sections} sections "
-        f"({counts.excluded_sections} excluded{by_links}), {counts.queries} queries from "
-        f"{counts.rows} rows",
-        f"  matched by: {rules}",
-        f"  rejected rows: {counts.rejected}; articles without a table: "
-        f"{counts.articles_without_table}; skipped pages: {counts.skipped}"
-        + (f"; internal errors: {counts.internal_errors}" if counts.internal_errors else ""),
-    ]
-    lines += tables_summary(report)
-    for folder in report.passed_over:
-        files = "file" if folder.files == 1 else "files"
-        pages = "HTML" if folder.kind == "Markdown" else "Markdown"
-        lines.append(
-            f"  passed over in {folder.path}: {folder.files:,} {folder.kind} {files} (the tree"
-            f' holds more {pages} pages; report.json "passed_over")'
-        )
-    if report.replaced:
-        lines.append(
-            f"  read with undecodable bytes shown as U+FFFD: {len(report.replaced)} pages "
-            f'({counts.replaced_characters} characters; report.json "replaced")'
-        )
-    for skipped in report.skipped[:10]:
-        lines.append(f"  skipped {skipped.path}: {skipped.reason}")
-    if len(report.skipped) > 10:
-        lines.append(f"  … and {len(report.skipped) - 10} more in report.json")
-    return "\n".join(lines)
+    parser.set_defaults(func=run_build)
 
 
 def check_out(out: Path, paths: list[Path]) -> None:
@@ -136,13 +101,16 @@ def check_out(out: Path, paths: list[Path]) -> None:
     over)."""
     where = Path(os.path.realpath(out))
     for path in paths:
-        real = Path(os.path.realpath(path))
-        if real == where or where in real.parents:
-            raise UsageError(
-                f"--out {out} is the input {path} or holds it: give an output folder "
-                "outside the crawl (one inside it is fine)"
-            )
-        if real in where.parents and _holds_pages(where):
+        refuse_input_as_output(
+            out,
+            [path],
+            lambda source: (
+                f"--out {out} is the input {source} or holds it: give an output "
+                "folder outside the crawl (one inside it is fine)"
+            ),
+            holding=True,
+        )
+        if Path(os.path.realpath(path)) in where.parents and holds_pages(where):
             raise UsageError(
                 f"--out {out} holds pages of the input {path}: a build replaces --out whole, "
                 "and the pages left in it would be passed over from then on; give an output "
@@ -150,23 +118,7 @@ def check_out(out: Path, paths: list[Path]) -> None:
             )
 
 
-#: What a build and its reviews write inside --out: never pages of the crawl.
-OWN_FOLDERS = OWN_ENTRIES | {VERSIONS_FOLDER}
-PAGE_SUFFIXES = HTML_SUFFIXES + MARKDOWN_SUFFIXES
-
-
-def _holds_pages(folder: Path) -> bool:
-    """Does ``folder`` hold an HTML or Markdown page beside what a build writes there?"""
-    if not folder.is_dir():
-        return False
-    for _, dirs, files in os.walk(folder):
-        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in OWN_FOLDERS]
-        if any(name.lower().endswith(PAGE_SUFFIXES) for name in files):
-            return True
-    return False
-
-
-def run(args: argparse.Namespace) -> int:
+def run_build(args: argparse.Namespace) -> int:
     """Build, swap the outputs in whole, print the summary; see EXAMPLES for exit codes."""
     config = config_of(args)
     config = config.model_copy(
@@ -185,17 +137,9 @@ def run(args: argparse.Namespace) -> int:
     samples: list[AuditSample] = []
 
     def add_sample(staged: StagedFolder, report: Report) -> None:
-        from ..audit import write_default_sample  # the build's own imports stay lean
-        from ..audit.writer import has_verdicts
+        from ..audit import sample_staged_build  # the build's own imports stay lean
 
-        if has_verdicts(staged.target / AUDIT_FOLDER):
-            # A reviewer's verdicts are never overwritten: the previous audit/ stays.
-            warn(f"{out / AUDIT_FOLDER / AUDIT_CSV} holds verdicts: audit sample not redrawn")
-            staged.carry(AUDIT_FOLDER)
-            return
-        if not report.counts.queries or config.audit.size <= 0:
-            return
-        sample = write_default_sample(staged.path, config)
+        sample = sample_staged_build(staged, report, config, out)
         if sample is not None:
             samples.append(sample)
 

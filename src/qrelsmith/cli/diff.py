@@ -4,21 +4,18 @@ over (``diff.diff_builds``). Exit codes as diff(1): 0 the same, 1 different, 2 t
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import Any
 
-from ..audit.apply import consensus, read_review, versions
+from ..audit.apply import consensus, verdict_files
 from ..audit.sample import load_sample
 from ..audit.verdicts import read_reviews
-from ..audit.writer import has_verdicts
-from ..buildfolder import Build, load_build, read_document
+from ..buildfolder import load_build
 from ..diff import diff_builds, diff_summary
 from ..errors import QrelsmithError, UsageError
 from ..files import build_lock, write_json
-from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_SAMPLE, DIFF, REVIEW
-from ..models import AuditSample
-from .options import FORMATTER, error_line, say, warn
+from ..layout import AUDIT_FOLDER, DIFF
+from .options import FORMATTER, error_line, refuse_input_as_output, say, warn
 
 #: Exit codes, as diff(1): the same, different, trouble.
 EXIT_SAME, EXIT_DIFFERENT, EXIT_TROUBLE = 0, 1, 2
@@ -67,38 +64,7 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         help=f"where diff.json goes (default: NEW/{AUDIT_FOLDER}/{DIFF}, where audit "
         "sample reads it; '-' for stdout)",
     )
-    parser.set_defaults(func=run)
-
-
-def verdict_files(old: Build) -> tuple[list[Path], list[str]]:
-    """OLD's verdicts on its current golden.jsonl: a filled-in audit.csv whose sample was drawn
-    from it, else the files of the latest review made for it (``versions/vN/review.json``)
-    that are still there. Also the reviews passed over because they judged another
-    golden.jsonl (OLD was rebuilt since: their qids and section ids may name other rows and
-    sections now), for a warning."""
-    audit = old.folder / AUDIT_FOLDER
-    passed_over: list[str] = []
-    if has_verdicts(audit):
-        sample = audit / AUDIT_SAMPLE
-        drawn = (
-            read_document(sample, AuditSample, "an audit sample").golden_sha256
-            if sample.is_file()
-            else old.golden_sha256  # no sample: load_sample says so
-        )
-        if drawn == old.golden_sha256:
-            return [audit / AUDIT_CSV], []
-        passed_over.append(str(audit / AUDIT_CSV))
-    for version in reversed(versions(old.folder)):
-        review = read_review(version)
-        if review is None:
-            continue
-        if review.golden_sha256 != old.golden_sha256:
-            passed_over.append(str(version / REVIEW))
-            continue
-        found = [path for name in review.verdict_files if (path := Path(name)).is_file()]
-        if found:
-            return found, passed_over
-    return [], passed_over
+    parser.set_defaults(func=run_diff)
 
 
 def out_file(value: str) -> Path:
@@ -111,27 +77,25 @@ def out_file(value: str) -> Path:
     return path
 
 
-def same_folder(old: Path, new: Path) -> bool:
-    """Whether OLD and NEW name one folder (the same path, or a link to it)."""
-    return os.path.realpath(old) == os.path.realpath(new)
-
-
-def run(args: argparse.Namespace) -> int:
+def run_diff(args: argparse.Namespace) -> int:
     """Diff, print the changes, write diff.json; exit 0 same, 1 different, 2 trouble (a data
     error or a file that cannot be written is 2 here, not 1: 1 means the builds differ)."""
     try:
-        return _run(args)
+        return _diff(args)
     except (QrelsmithError, OSError) as exc:
         say(error_line(exc))
         return EXIT_TROUBLE
 
 
-def _run(args: argparse.Namespace) -> int:
-    if same_folder(args.old, args.new):
-        # Nothing to compare, and NEW/audit/diff.json would carry OLD's review onto itself.
-        raise UsageError(
+def _diff(args: argparse.Namespace) -> int:
+    # Nothing to compare, and NEW/audit/diff.json would carry OLD's review onto itself.
+    refuse_input_as_output(
+        args.new,
+        [args.old],
+        lambda _: (
             f"OLD and NEW are the same folder ({args.new}): give the older build and the newer one"
-        )
+        ),
+    )
     target = out_file(args.out) if args.out and args.out != "-" else None
     old, new = load_build(args.old), load_build(args.new)
     if args.verdicts:

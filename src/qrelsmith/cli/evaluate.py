@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..buildfolder import load_build
+from ..buildfolder import build_topics, load_build
 from ..config import BaselineOptions, EvalOptions
 from ..errors import DataError, UsageError
-from ..files import atomic_open, dumps, read_jsonl
+from ..files import atomic_open, dumps
 from ..layout import CORPUS, GOLDEN, QRELS, QUERIES
 from ..patterns import CHECK_DEPTH
 from .options import (
@@ -21,13 +20,14 @@ from .options import (
     config_of,
     override,
     positive,
+    refuse_input_as_output,
     say,
     warn,
 )
 
 if TYPE_CHECKING:
-    from ..buildfolder import Build
     from ..evaluate.runs import Run
+    from ..models import EvalReport
 
 # The stages (numpy, scipy, ir_measures, scikit-learn) are imported inside the handlers: every
 # CLI call builds this parser, and `qrelsmith build` should not pay ~0.4 s to import them.
@@ -46,19 +46,21 @@ def _ngrams(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
-def handle_baseline(args: argparse.Namespace) -> int:
+def run_baseline(args: argparse.Namespace) -> int:
     """Retrieve the top k sections of every query with the character n-gram baseline."""
     from ..evaluate.baseline import indexed_texts, search_texts
     from ..evaluate.runs import write_run
 
     options = override(config_of(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
     build = load_build(args.dir, need=(CORPUS,))
-    if not build.topics:
-        present = [name for name in (QUERIES, GOLDEN) if (build.folder / name).is_file()]
-        if present:  # the build made no query: say so, not that a file is missing
-            raise DataError(f"{args.dir}: no queries ({' and '.join(present)} hold none)")
-        raise DataError(f"{args.dir}: no {QUERIES} or {GOLDEN}")
-    topics = build.topics
+    if args.out != "-":  # atomic_open would put the run in place of the file it reads
+        read = [build.folder / name for name in (CORPUS, QUERIES, GOLDEN)]
+        refuse_input_as_output(
+            args.out,
+            read,
+            lambda source: f"--out {args.out} is the input {source}: give another file",
+        )
+    topics = build_topics(build, args.dir)
     doc_ids, texts = indexed_texts(build.corpus)
     del build  # only the sections' ids and text are needed: let the records go
     run = search_texts(doc_ids, texts, topics, options)
@@ -72,29 +74,6 @@ def handle_baseline(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- eval
-
-
-def _run_names(paths: list[str]) -> list[str]:
-    stems = [Path(p).stem if p != "-" else "stdin" for p in paths]
-    return [p if stems.count(s) > 1 else s for p, s in zip(paths, stems, strict=True)]
-
-
-def _shares_ids(shown: str, run: Run, build: Build, folder: str) -> None:
-    """DataError when a run names none of the build's queries or none of its documents: it
-    was made for another build (or other chunks), and would score 0 without saying why."""
-    if not any(qid in build.qrels for qid in run):
-        raise DataError(
-            f"{shown}: none of its {len(run)} queries is in {folder}/{QRELS}: "
-            "a run of another build?"
-        )
-    if build.corpus:
-        retrieved = {doc for docs in run.values() for doc, _ in docs}
-        if not retrieved & build.doc_ids:
-            raise DataError(
-                f"{shown}: none of its {len(retrieved)} retrieved documents is in "
-                f"{folder}/{CORPUS}: a run of another build, or of your own chunks "
-                "(qrelsmith align maps the labels to them)?"
-            )
 
 
 def _sizes(text: str) -> list[Any]:
@@ -125,40 +104,12 @@ def _subset(text: str) -> tuple[str, str]:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
-def _groups(by: str, build: Build, folder: str, low_confidence: float) -> dict[str, str]:
-    """qid -> group of the build's queries under ``by`` (a DataError when the build lacks the
-    file the grouping reads)."""
-    from ..evaluate.difficulty import group_of
-
-    if by == "overlap" and not build.corpus:
-        raise DataError(f"{folder}: --by/--subset overlap needs {CORPUS}")
-    if by in ("rule", "confidence") and not build.queries:
-        raise DataError(f"{folder}: --by/--subset {by} needs {GOLDEN}")
-    return group_of(
-        by,
-        list(build.qrels),
-        topics=build.topics,
-        qrels=build.qrels,
-        sections=build.sections,
-        golden=build.by_qid,
-        articles=build.article_ids(),
-        low_confidence=low_confidence,
-    )
-
-
-def handle_eval(args: argparse.Namespace) -> int:
+def run_eval(args: argparse.Namespace) -> int:
     """Score runs with intervals; compare each run with the first."""
-    from ..evaluate.evaluation import (
-        evaluate_runs,
-        format_curve,
-        format_groups,
-        format_needed,
-        format_per_query,
-        format_stability,
-        format_table,
-    )
+    from ..evaluate.difficulty import build_groups, subset_qrels
+    from ..evaluate.evaluation import evaluate_runs
     from ..evaluate.measures import parse_measures
-    from ..evaluate.runs import read_run
+    from ..evaluate.runs import check_run_ids, read_run, run_names
 
     if args.runs.count("-") > 1:
         raise UsageError("only one run can come from stdin")
@@ -168,28 +119,31 @@ def handle_eval(args: argparse.Namespace) -> int:
     if args.need is not None and len(args.runs) < 2:
         raise UsageError("--need compares runs: give two or more")
     build = load_build(args.dir, need=(QRELS,))
+    if args.plot:
+        read = [*(run for run in args.runs if run != "-"), build.folder / QRELS]
+        read += [build.folder / CORPUS, build.folder / GOLDEN]
+        refuse_input_as_output(
+            args.plot,
+            read,
+            lambda source: f"--plot {args.plot} is the input {source}: give another file",
+        )
     if not build.qrels:
         raise DataError(f"{args.dir}/{QRELS} has no judgements")
     grades = {g for judged in build.qrels.values() for g in judged.values()}
     names = [part for item in options.measures for part in item.split()]
     specs = parse_measures(names, rel=options.rel, gains=options.gains, grades=grades)
     runs: dict[str, Run] = {}
-    for name, path in zip(_run_names(args.runs), args.runs, strict=True):
+    for name, path in zip(run_names(args.runs), args.runs, strict=True):
         runs[name] = read_run(path, warn)
-        _shares_ids(path if path != "-" else "stdin", runs[name], build, args.dir)
-    qrels = build.qrels
-    subset_name = None
+        check_run_ids(path if path != "-" else "stdin", runs[name], build, args.dir)
+    low_confidence = config_of(args).audit.low_confidence
+    qrels, subset_name = build.qrels, None
     if args.subset is not None:
         by, wanted = args.subset
-        placed = _groups(by, build, args.dir, config_of(args).audit.low_confidence)
-        qrels = {qid: judged for qid, judged in qrels.items() if placed.get(qid) == wanted}
-        if not qrels:
-            found = ", ".join(sorted(set(placed.values()))) or "none"
-            raise DataError(f"{args.dir}: no query in --subset {by}={wanted} (groups: {found})")
-        subset_name = f"{by}={wanted}"
+        qrels, subset_name = subset_qrels(build, by, wanted, args.dir, low_confidence)
     groups = None
     if args.by is not None:
-        groups = (args.by, _groups(args.by, build, args.dir, config_of(args).audit.low_confidence))
+        groups = (args.by, build_groups(args.by, build, args.dir, low_confidence))
     report = evaluate_runs(
         qrels,
         runs,
@@ -216,26 +170,40 @@ def handle_eval(args: argparse.Namespace) -> int:
             json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
         )
     else:
-        sys.stdout.write(format_table(report))
-        for block in (
-            format_groups(report),
-            format_stability(report),
-            format_needed(report),
-            format_curve(report),
-        ):
-            if block:
-                sys.stdout.write("\n" + block)
-        if args.per_query:
-            sys.stdout.write("\n" + format_per_query(report))
+        _print_scores(report, args.per_query)
     return 0
+
+
+def _print_scores(report: EvalReport, per_query: bool) -> None:
+    """eval's tables: the scores, then the blocks the options asked for."""
+    from ..evaluate.evaluation import (
+        format_curve,
+        format_groups,
+        format_needed,
+        format_per_query,
+        format_stability,
+        format_table,
+    )
+
+    sys.stdout.write(format_table(report))
+    for block in (
+        format_groups(report),
+        format_stability(report),
+        format_needed(report),
+        format_curve(report),
+    ):
+        if block:
+            sys.stdout.write("\n" + block)
+    if per_query:
+        sys.stdout.write("\n" + format_per_query(report))
 
 
 # --------------------------------------------------------------------------- check
 
 
-def handle_check(args: argparse.Namespace) -> int:
+def run_check(args: argparse.Namespace) -> int:
     """List suspicious queries, most suspicious first."""
-    from ..evaluate.baseline import run_baseline
+    from ..evaluate import baseline
     from ..evaluate.check import check_build
     from ..evaluate.runs import read_run
 
@@ -245,7 +213,7 @@ def handle_check(args: argparse.Namespace) -> int:
         run = read_run(args.run, warn)
     else:
         depth = config.baseline.model_copy(update={"k": CHECK_DEPTH})
-        run = run_baseline(build.corpus, build.topics, depth)
+        run = baseline.run_baseline(build.corpus, build.topics, depth)
     suspects = check_build(build, run, config.audit)
     found = len(suspects)
     if args.limit:
@@ -268,7 +236,7 @@ def handle_check(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- validate
 
 
-def handle_validate(args: argparse.Namespace) -> int:
+def run_validate(args: argparse.Namespace) -> int:
     """Check a build folder; exit 1 listing the problems."""
     from ..evaluate.validate import format_problem, validate_build
 
@@ -286,21 +254,13 @@ def handle_validate(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- align
 
 
-def _read_chunks(source: str) -> list[dict[str, Any]]:
-    # read_jsonl takes a path; /dev/stdin is one on the systems we support
-    return list(read_jsonl("/dev/stdin" if source == "-" else source))
-
-
-def handle_align(args: argparse.Namespace) -> int:
+def run_align(args: argparse.Namespace) -> int:
     """Write qrels over the user's chunk ids."""
-    from ..evaluate.align import align, write_aligned
+    from ..evaluate.align import align, read_chunks, write_aligned
 
     build = load_build(args.dir, need=(CORPUS, GOLDEN, QRELS))
-    if Path(args.out).resolve() == Path(args.dir).resolve():
-        raise UsageError("--out must be another folder than DIR")
-    chunks = _read_chunks(args.chunks)
-    if not chunks:
-        raise DataError(f"{args.chunks}: no chunks")
+    refuse_input_as_output(args.out, [args.dir], lambda _: "--out must be another folder than DIR")
+    chunks = read_chunks(args.chunks)
     result = align(build, chunks)
     report = write_aligned(args.out, build, chunks, result)
     counts = report.counts
@@ -318,6 +278,15 @@ def handle_align(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     """Add baseline, eval, check, validate and align."""
+    _register_baseline(subparsers)
+    _register_eval(subparsers)
+    _register_check(subparsers)
+    _register_validate(subparsers)
+    _register_align(subparsers)
+
+
+def _register_baseline(subparsers: Any) -> None:
+    """``baseline DIR --out RUN.trec``."""
     p = subparsers.add_parser(
         "baseline",
         formatter_class=FORMATTER,
@@ -353,8 +322,31 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     )
     p.add_argument("--b", type=float, default=None, help=f"BM25 b (default: config, {BASELINE.b})")
     add_config(p)
-    p.set_defaults(func=handle_baseline)
+    p.set_defaults(func=run_baseline)
 
+
+#: The longest helps of eval, apart so that its options read on a screen.
+SIZES_HELP = (
+    "stability by set size, e.g. 20,50,100,200,all: per size, --subsets subsets "
+    "drawn without replacement (whole articles when articles hold several queries: "
+    "round(N x articles/queries) of them), each measure's mean over subsets, the 2.5-97.5%% "
+    "range of subset means, the mean width of a subset's 95%% bootstrap interval; for each "
+    "run after the first, the swap rate (share of subsets where B - A has the opposite sign "
+    "to the full set's) and the wrong-call rate (share where a sign-flip permutation test "
+    "at p < 0.05 calls that opposite direction). Seeded by --seed and N"
+)
+NEED_HELP = (
+    "queries needed to detect a mean difference DELTA with each compared run, at 95%% "
+    "confidence and 80%% power (paired z-approximation): n = ((z_0.975 + z_0.80) * sd_d / "
+    "DELTA)^2 = (2.80 * sd_d / DELTA)^2, sd_d the standard deviation of the per-query "
+    "differences B - A; and the smallest difference the current n detects, "
+    "2.80 * sd_d / sqrt(n). It assumes independent queries: with several per article, "
+    "plan for more"
+)
+
+
+def _register_eval(subparsers: Any) -> None:
+    """``eval DIR RUN.trec...``."""
     p = subparsers.add_parser(
         "eval",
         formatter_class=FORMATTER,
@@ -394,18 +386,31 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         help="nDCG gain of grade g: g (linear, trec_eval) or 2^g-1 (exp) "
         f"(default: config, {EVAL.gains})",
     )
+    _add_stability(p)
+    _add_groups(p)
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="also draw --sizes (interval width and swap / wrong-call rates against n) and "
+        "--curve (recall at k) into a PNG (needs the [plot] extra: matplotlib)",
+    )
+    p.add_argument("--per-query", action="store_true", help="also print per-query values")
+    p.add_argument("--json", action="store_true", help="one JSON document for scripts")
+    p.add_argument(
+        "--seed", type=int, default=None, help=f"resampling seed (default: config, {EVAL.seed})"
+    )
+    add_config(p)
+    p.set_defaults(func=run_eval)
+
+
+def _add_stability(p: argparse.ArgumentParser) -> None:
+    """eval's --sizes, --subsets, --need and --curve: how far the scores can be trusted."""
     p.add_argument(
         "--sizes",
         type=_sizes,
         default=None,
         metavar="N,N,...",
-        help="stability by set size, e.g. 20,50,100,200,all: per size, --subsets subsets "
-        "drawn without replacement (whole articles when articles hold several queries: "
-        "round(N x articles/queries) of them), each measure's mean over subsets, the 2.5-97.5%% "
-        "range of subset means, the mean width of a subset's 95%% bootstrap interval; for each "
-        "run after the first, the swap rate (share of subsets where B - A has the opposite sign "
-        "to the full set's) and the wrong-call rate (share where a sign-flip permutation test "
-        "at p < 0.05 calls that opposite direction). Seeded by --seed and N",
+        help=SIZES_HELP,
     )
     p.add_argument(
         "--subsets",
@@ -418,18 +423,17 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         type=_delta,
         default=None,
         metavar="DELTA",
-        help="queries needed to detect a mean difference DELTA with each compared run, at 95%% "
-        "confidence and 80%% power (paired z-approximation): n = ((z_0.975 + z_0.80) * sd_d / "
-        "DELTA)^2 = (2.80 * sd_d / DELTA)^2, sd_d the standard deviation of the per-query "
-        "differences B - A; and the smallest difference the current n detects, "
-        "2.80 * sd_d / sqrt(n). It assumes independent queries: with several per article, "
-        "plan for more",
+        help=NEED_HELP,
     )
     p.add_argument(
         "--curve",
         action="store_true",
         help="recall at k = 1, 3, 5, 10, 20, 50, 100 (threshold --rel), one line per run",
     )
+
+
+def _add_groups(p: argparse.ArgumentParser) -> None:
+    """eval's --by and --subset: the scores per group of queries, or of one group."""
     p.add_argument(
         "--by",
         choices=("overlap", "rule", "confidence", "article"),
@@ -447,20 +451,10 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         help="evaluate one group only: hard (= overlap=low, the queries sharing the fewest "
         "words with their section) or BY=GROUP, e.g. rule=fuzzy, confidence=low",
     )
-    p.add_argument(
-        "--plot",
-        metavar="FILE.png",
-        help="also draw --sizes (interval width and swap / wrong-call rates against n) and "
-        "--curve (recall at k) into a PNG (needs the [plot] extra: matplotlib)",
-    )
-    p.add_argument("--per-query", action="store_true", help="also print per-query values")
-    p.add_argument("--json", action="store_true", help="one JSON document for scripts")
-    p.add_argument(
-        "--seed", type=int, default=None, help=f"resampling seed (default: config, {EVAL.seed})"
-    )
-    add_config(p)
-    p.set_defaults(func=handle_eval)
 
+
+def _register_check(subparsers: Any) -> None:
+    """``check DIR``."""
     p = subparsers.add_parser(
         "check",
         formatter_class=FORMATTER,
@@ -478,8 +472,11 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     p.add_argument("--limit", type=positive, default=None, help="show the first N only")
     p.add_argument("--json", action="store_true", help="JSON lines instead of a table")
     add_config(p)
-    p.set_defaults(func=handle_check)
+    p.set_defaults(func=run_check)
 
+
+def _register_validate(subparsers: Any) -> None:
+    """``validate DIR``."""
     p = subparsers.add_parser(
         "validate",
         formatter_class=FORMATTER,
@@ -491,8 +488,11 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     )
     p.add_argument("dir", metavar="DIR", help="build folder")
     p.add_argument("--json", action="store_true", help="problems as JSON lines")
-    p.set_defaults(func=handle_validate)
+    p.set_defaults(func=run_validate)
 
+
+def _register_align(subparsers: Any) -> None:
+    """``align DIR --chunks CHUNKS.jsonl --out DIR2``."""
     p = subparsers.add_parser(
         "align",
         formatter_class=FORMATTER,
@@ -509,4 +509,4 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     p.add_argument("dir", metavar="DIR", help="build folder")
     p.add_argument("--chunks", required=True, metavar="CHUNKS.jsonl", help="'-' for stdin")
     p.add_argument("--out", required=True, metavar="DIR2", help="folder for the chunk qrels")
-    p.set_defaults(func=handle_align)
+    p.set_defaults(func=run_align)

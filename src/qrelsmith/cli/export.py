@@ -7,18 +7,16 @@ only turns them into subcommands and reads the build folder.
 from __future__ import annotations
 
 import argparse
-import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..audit.apply import read_review, versions
-from ..buildfolder import load_build, read_document
+from ..audit.apply import latest_review
+from ..buildfolder import load_build
 from ..errors import UsageError
 from ..export import EXPORT_KINDS, export
-from ..export.records import ExportKind, ExportSource, golden_set, with_ascii_ids
-from ..layout import REPORT, VERSIONS_FOLDER
-from ..models import Report, ReviewSummary
-from .options import FORMATTER, say
+from ..export.records import ExportKind, export_source
+from .options import FORMATTER, refuse_input_as_output, say
 
 
 def register(subparsers: Any) -> None:  # argparse._SubParsersAction
@@ -34,10 +32,10 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
     )
     kinds = export_parser.add_subparsers(dest="export_kind", metavar="KIND", required=True)
     for name, kind in EXPORT_KINDS.items():
-        _add_kind(kinds, name, kind)
+        _register_kind(kinds, name, kind)
 
 
-def _add_kind(kinds: Any, name: str, kind: ExportKind) -> None:
+def _register_kind(kinds: Any, name: str, kind: ExportKind) -> None:
     parser = kinds.add_parser(
         name,
         help=kind.help,
@@ -64,21 +62,7 @@ def _add_kind(kinds: Any, name: str, kind: ExportKind) -> None:
         if option.metavar:
             extra["metavar"] = option.metavar
         parser.add_argument(option.flag, **extra)
-    parser.set_defaults(func=run)
-
-
-def _review(root: Path, version: str | None, golden_sha256: str) -> ReviewSummary | None:
-    """The review the card reports: the exported version's own (the review that made it),
-    else (the build's own labels) the latest review of the build's current golden.jsonl. A
-    review of an earlier build into the same folder measured other labels: none applies."""
-    if version:
-        return read_review(root / VERSIONS_FOLDER / version)
-    reviews = [
-        review
-        for folder in versions(root)
-        if (review := read_review(folder)) and review.golden_sha256 == golden_sha256
-    ]
-    return reviews[-1] if reviews else None
+    parser.set_defaults(func=run_export)
 
 
 def check_out(out: Path, source: Path) -> None:
@@ -86,32 +70,28 @@ def check_out(out: Path, source: Path) -> None:
     exported (or one holding it), which the swap of the export would replace."""
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} exists and is not a folder: give the dataset's folder")
-    where, real = Path(os.path.realpath(out)), Path(os.path.realpath(source))
-    if where == real or where in real.parents:
-        raise UsageError(
+    refuse_input_as_output(
+        out,
+        [source],
+        lambda source: (
             f"--out {out} is the folder exported ({source}) or holds it: give another folder"
-        )
+        ),
+        holding=True,
+    )
 
 
-def run(args: argparse.Namespace) -> int:
+def run_export(args: argparse.Namespace) -> int:
     """``export KIND``."""
     kind = EXPORT_KINDS[args.export_kind]
     check_out(args.out, args.dir)
     build = load_build(args.dir)
-    folder = build.folder
-    version = folder.name if folder.parent.name == VERSIONS_FOLDER else None
-    root = folder.parent.parent if version else folder
-    report_path = root / REPORT
-    report = read_document(report_path, Report, "a build report") if report_path.is_file() else None
-    records = golden_set(build.corpus, build.queries)
-    source = ExportSource(
-        records=with_ascii_ids(records) if args.ascii_ids else records,
-        folder=folder,
-        root=root,
-        version=version,
-        report=report,
-        review=_review(root, version, build.golden_sha256) if build.queries else None,
+    source = export_source(
+        build,
         options={option.dest: getattr(args, option.dest) for option in kind.options},
+        ascii_ids=args.ascii_ids,
     )
+    if build.queries:  # the review that measured these labels, for the card
+        review = latest_review(source.root, source.version, build.golden_sha256)
+        source = replace(source, review=review)
     say(f"wrote {args.out}: {export(args.export_kind, args.out, source)}")
     return 0

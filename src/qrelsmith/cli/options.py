@@ -10,12 +10,16 @@ of the options model (``override``), so a config file and the command line meet 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any, TypeVar, get_args
 
 from pydantic import BaseModel
 
 from ..config import Config, load_config, with_flags
+from ..errors import UsageError
 from ..errors import warn as warn  # the CLI's modules take it from here
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
@@ -66,6 +70,23 @@ def override(options: OptionsT, args: argparse.Namespace, names: tuple[str, ...]
     """``options`` with the flags among ``names`` that were given on the command line."""
     given = {name: value for name in names if (value := getattr(args, name, None)) is not None}
     return with_flags(options, given)
+
+
+def refuse_input_as_output(
+    out: str | Path,
+    inputs: Iterable[str | Path],
+    message: Callable[[str | Path], str],
+    *,
+    holding: bool = False,
+) -> None:
+    """The one guard of every command that writes: a UsageError, ``message(that input)``, when
+    ``out`` names one of ``inputs`` (the same path, through links) or, with ``holding`` (for a
+    command that replaces ``out`` whole), a folder that holds one."""
+    where = Path(os.path.realpath(out))
+    for source in inputs:
+        real = Path(os.path.realpath(source))
+        if real == where or (holding and where in real.parents):
+            raise UsageError(message(source))
 
 
 def say(message: str) -> None:

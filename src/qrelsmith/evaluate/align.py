@@ -39,7 +39,7 @@ from ..buildfolder import Build, Qrels
 from ..errors import DataError
 from ..evidence import folded_positions
 from ..export import write_regraded
-from ..files import StagedFolder, write_json
+from ..files import StagedFolder, read_jsonl, write_json
 from ..ingest import spaceless_id
 from ..labels import NAMED, SAME_ARTICLE, named, named_in
 from ..layout import ALIGN_REPORT
@@ -195,6 +195,15 @@ def _chunk_id(chunk: dict[str, Any]) -> str:
 
 def _chunk_text(chunk: dict[str, Any]) -> str:
     return str(chunk.get("text") or chunk.get("page_content") or "")
+
+
+def read_chunks(source: str) -> list[dict[str, Any]]:
+    """The chunks of a JSON lines file (``-`` for stdin); a DataError when it holds none."""
+    # read_jsonl takes a path; /dev/stdin is one on the systems we support
+    chunks = list(read_jsonl("/dev/stdin" if source == "-" else source))
+    if not chunks:
+        raise DataError(f"{source}: no chunks")
+    return chunks
 
 
 def align(build: Build, chunks: Iterable[dict[str, Any]]) -> AlignResult:

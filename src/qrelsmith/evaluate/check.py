@@ -28,7 +28,7 @@ from ..buildfolder import Build
 from ..config import AuditOptions
 from ..evidence import ANSWER_ELSEWHERE
 from ..layout import article_of
-from ..matching import HeadingIndex, Target
+from ..matching import Form, HeadingIndex, SectionHeadings
 from ..models import Signal, Suspect
 from ..patterns import (
     CHECK_WEIGHTS,
@@ -43,7 +43,7 @@ from ..patterns import (
     STOPWORDS,
     TIE_TOLERANCE,
 )
-from ..text import alphanumeric, fold_case, heading_key
+from ..text import alphanumeric, fold_case
 from .runs import Run
 
 _CJK_WORD = re.compile(r"^[\u3040-\u30ff\u4e00-\u9fff]+$")
@@ -95,15 +95,12 @@ def duplicate_pairs(queries: dict[str, str]) -> list[tuple[str, str, float]]:
 
 def heading_index(sections: Sequence[tuple[str, str]]) -> HeadingIndex:
     """The matcher's index over an article's corpus sections, given as (id, heading)."""
-    return HeadingIndex(
-        Target(section_id, heading, heading_key(heading), position=position)
-        for position, (section_id, heading) in enumerate(sections)
-    )
+    return HeadingIndex(SectionHeadings(section_id, (heading,)) for section_id, heading in sections)
 
 
 def section_similarities(reference: str, index: HeadingIndex) -> list[float]:
     """The best similarity (0-1) of each section's heading to ``reference``, best first."""
-    form = HeadingIndex.form(reference)
+    form = Form(reference)
     best: dict[str, float] = {}
     for position, target in enumerate(index.targets):
         score = index.similarity(form, position)[0]

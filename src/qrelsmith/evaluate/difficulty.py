@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..buildfolder import Qrels
+from ..buildfolder import Build, Qrels
+from ..errors import DataError
+from ..layout import CORPUS, GOLDEN
 from ..models import CorpusRecord, GoldenQuery
 from ..patterns import LOW_CONFIDENCE
 from ..text import units
@@ -117,3 +119,35 @@ def parse_subset(text: str) -> tuple[str, str]:
             f"not {text!r}"
         )
     return by, group
+
+
+def build_groups(by: str, build: Build, folder: str, low_confidence: float) -> dict[str, str]:
+    """qid -> group of the build's judged queries under ``by`` (a DataError when the build
+    lacks the file the grouping reads)."""
+    if by == "overlap" and not build.corpus:
+        raise DataError(f"{folder}: --by/--subset overlap needs {CORPUS}")
+    if by in ("rule", "confidence") and not build.queries:
+        raise DataError(f"{folder}: --by/--subset {by} needs {GOLDEN}")
+    return group_of(
+        by,
+        list(build.qrels),
+        topics=build.topics,
+        qrels=build.qrels,
+        sections=build.sections,
+        golden=build.by_qid,
+        articles=build.article_ids(),
+        low_confidence=low_confidence,
+    )
+
+
+def subset_qrels(
+    build: Build, by: str, wanted: str, folder: str, low_confidence: float
+) -> tuple[Qrels, str]:
+    """The build's judgements of the queries in group ``wanted`` under ``by``, and the
+    subset's name (``by=wanted``); a DataError naming the groups there are when it is empty."""
+    placed = build_groups(by, build, folder, low_confidence)
+    qrels = {qid: judged for qid, judged in build.qrels.items() if placed.get(qid) == wanted}
+    if not qrels:
+        found = ", ".join(sorted(set(placed.values()))) or "none"
+        raise DataError(f"{folder}: no query in --subset {by}={wanted} (groups: {found})")
+    return qrels, f"{by}={wanted}"

@@ -10,10 +10,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from ..errors import DataError
 from ..files import read_source
+from ..layout import CORPUS, QRELS
+
+if TYPE_CHECKING:
+    from ..buildfolder import Build
 
 #: qid -> [(docid, score)], best first in trec_eval's order
 Run = dict[str, list[tuple[str, float]]]
@@ -85,3 +89,28 @@ def write_run(
             handle.write(f"{qid} Q0 {docid} {rank} {score:.6f} {tag}\n")
             count += 1
     return count
+
+
+def run_names(paths: list[str]) -> list[str]:
+    """A name for each run file: its stem, its path when two runs share the stem, ``stdin``
+    for ``-``."""
+    stems = [Path(p).stem if p != "-" else "stdin" for p in paths]
+    return [p if stems.count(s) > 1 else s for p, s in zip(paths, stems, strict=True)]
+
+
+def check_run_ids(shown: str, run: Run, build: Build, folder: str) -> None:
+    """DataError when a run names none of the build's queries or none of its documents: it
+    was made for another build (or other chunks), and would score 0 without saying why."""
+    if not any(qid in build.qrels for qid in run):
+        raise DataError(
+            f"{shown}: none of its {len(run)} queries is in {folder}/{QRELS}: "
+            "a run of another build?"
+        )
+    if build.corpus:
+        retrieved = {doc for docs in run.values() for doc, _ in docs}
+        if not retrieved & build.doc_ids:
+            raise DataError(
+                f"{shown}: none of its {len(retrieved)} retrieved documents is in "
+                f"{folder}/{CORPUS}: a run of another build, or of your own chunks "
+                "(qrelsmith align maps the labels to them)?"
+            )

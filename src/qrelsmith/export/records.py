@@ -9,8 +9,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from ..buildfolder import Build, read_document
 from ..labels import qrels_rows, sections_by_article
-from ..layout import ascii_id
+from ..layout import REPORT, ascii_id, build_root
 from ..models import CorpusRecord, GoldenQuery, Report, ReviewSummary
 
 
@@ -137,3 +138,24 @@ def with_ascii_ids(records: GoldenSet) -> GoldenSet:
     ]
     rows = [(ascii_id(q), ascii_id(d), grade) for q, d, grade in records.rows]
     return GoldenSet(corpus, queries, rows)
+
+
+def export_source(
+    build: Build, options: Mapping[str, Any] | None = None, ascii_ids: bool = False
+) -> ExportSource:
+    """What an export of ``build`` (a build folder or a ``versions/vN``) writes from: its
+    records (ids in ASCII with ``ascii_ids``), the report of the build they came from (if it
+    has one) and the kind's options. The review is the audit's to find
+    (``audit.apply.latest_review``)."""
+    root, version = build_root(build.folder)
+    report_path = root / REPORT
+    report = read_document(report_path, Report, "a build report") if report_path.is_file() else None
+    records = golden_set(build.corpus, build.queries)
+    return ExportSource(
+        records=with_ascii_ids(records) if ascii_ids else records,
+        folder=build.folder,
+        root=root,
+        version=version,
+        report=report,
+        options=options or {},
+    )
