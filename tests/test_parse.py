@@ -10,7 +10,8 @@ from lxml import etree
 
 from qrelsmith.config import BuildOptions
 from qrelsmith.errors import DataError
-from qrelsmith.parse import find_root, parse_html, remove_element
+from qrelsmith.parse import find_root, parse_html, remove_element, without_permalinks
+from qrelsmith.patterns import PERMALINK_SELECTORS
 
 OPTIONS = BuildOptions()
 
@@ -106,8 +107,12 @@ def test_permalink_selectors_are_configurable() -> None:
 @pytest.mark.parametrize("generator", GENERATORS)
 def test_every_permalink_anchor_of_each_generator_is_emptied(generator: str) -> None:
     # Some marks (Docusaurus' zero-width space, GitHub's octicon) never reach the text anyway;
-    # the elements themselves must still be found and emptied.
+    # the elements themselves must still be found and emptied. The text pass leaves them out
+    # where it meets them; an element read on its own is emptied by ``without_permalinks``,
+    # with the selectors the page's bytes can match.
     page = parse_html((PERMALINKS / f"{generator}.html").read_bytes(), BuildOptions())
+    assert page.options is not None
+    without_permalinks(page.root, page.options.permalink_selectors)
     marks = [
         a
         for a in page.root.iter("a")
@@ -115,3 +120,75 @@ def test_every_permalink_anchor_of_each_generator_is_emptied(generator: str) -> 
     ]
     marks = [a for a in marks if "pool size" not in (a.text or "")]  # hugo's link in text
     assert marks and all(a.text is None and not len(a) for a in marks), generator
+
+
+SELECTOR_PAGE = """<html><body><div class="doc"><h2 id="x">Pool<a class="headerlink x"
+href="#x">P1</a></h2><dl><dt class="sig">f<a class="headerlink" href="#f">P2</a></dt></dl>
+<p><a class=" headerlinks" href="#n">no</a><a class="HeaderLink" href="#n">no</a>
+<a id="i" href="#i">P3</a><span class="headerlink">P4</span></p>
+<div class="markdown-heading"><h2>G</h2><a class="anchor" href="#g">P5</a></div>
+<h3>T<a class="anchor" href="#t">P6</a></h3><h4><span><a class="anchor" href="#s">no</a></span>
+</h4><a class="anchor" href="#o">no</a></div></body></html>"""
+
+
+@pytest.mark.parametrize(
+    "css",
+    [
+        *PERMALINK_SELECTORS,
+        "a.headerlink.x",
+        "dt.sig > a.headerlink",
+        "a#i",
+        "a[href='#f']",
+        "a:not(.x).headerlink",
+        ":where(h2, dt) > a",
+        "a",
+    ],
+)
+def test_a_selector_read_with_the_text_matches_what_css_matches(css: str) -> None:
+    from lxml.cssselect import CSSSelector
+
+    from qrelsmith.parse import permalinks
+
+    document = etree.fromstring(SELECTOR_PAGE, etree.HTMLParser())
+    compiled = permalinks((css,))
+    assert compiled.inside is not None, css  # read with the text, not emptied up front
+    found = [a.text for a in compiled.inside(document)]
+    assert found == [a.text for a in CSSSelector(css, translator="html")(document)]
+
+
+@pytest.mark.parametrize(
+    "css",
+    [
+        "span.headerlink",
+        "h2 + a.anchor",
+        "p > a:first-child",
+        "div.doc a.headerlink",
+        "body > div h2 > a",
+        "dl > dt > a",
+        "a:not(h2 a)",
+    ],
+)
+def test_other_selectors_are_emptied_up_front(css: str) -> None:
+    # their match would change as dropped elements and the table leave the tree, they look
+    # beyond the parent (which the text pass, reading the article root alone, may not see), or
+    # their subject is no link: the text pass cannot test them
+    from lxml.cssselect import CSSSelector
+
+    from qrelsmith.parse import permalinks
+
+    assert permalinks((css,)).inside is None
+    page = parse_html(SELECTOR_PAGE, BuildOptions(permalink_selectors=[css]))
+    expected = etree.fromstring(SELECTOR_PAGE, etree.HTMLParser())
+    matched = CSSSelector(css, translator="html")(expected)
+    assert matched
+    emptied = CSSSelector(css, translator="html")(page.root)
+    assert emptied and all(e.text is None and not len(e) for e in emptied)
+
+
+def test_a_selector_naming_an_ancestor_above_the_article_root_still_counts() -> None:
+    # the Sphinx page has no <article>/<main>: its root is <body>, and "html" lies above it
+    from qrelsmith import parse_article
+
+    page = (PERMALINKS / "sphinx.html").read_bytes()
+    article = parse_article(page, "s.html", BuildOptions(permalink_selectors=["html a.headerlink"]))
+    assert [s.heading for s in article.sections] == ["Pool size", "Broken connections"]

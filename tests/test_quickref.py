@@ -187,3 +187,26 @@ def test_heading_column_share_makes_such_a_table_count() -> None:
     lowered = BuildOptions(heading_column_share=0.4)
     table = parse_article(page, "x.html", lowered).table
     assert table is not None and table.detected_by == "headings"
+
+
+def test_permalink_marks_stay_out_of_table_names_and_cells() -> None:
+    # Sphinx gives a table's caption and the heading before a table its "¶" too; both are read
+    # on their own, not by the section-text pass
+    mark = '<a class="headerlink" href="#k">¶</a>'
+    data = f"""<article><table><caption>Key types{mark}</caption>
+    <tr><th>Question{mark}</th><th>Key size</th></tr><tr><td>rsa</td><td>3072</td></tr></table>
+    {HEADINGS}</article>"""
+    miss = parse_article(data, "x.html").table_miss
+    assert miss is not None and (miss.caption, miss.header) == (
+        "Key types",
+        ["Question", "Key size"],
+    )
+    one_row = f"<article><table><tr><th>Question{mark}</th><th>Size</th></tr></table>{HEADINGS}"
+    miss = parse_article(one_row, "o.html").table_miss  # a header row read by the diagnosis only
+    assert miss is not None and miss.header == ["Question", "Size"]
+    quick = f"""<article><h3>Quick answers{mark}</h3><table><tr><th>Question</th><th>Section</th>
+    </tr><tr><td>How do I install it?</td><td>Install Python{mark}</td></tr></table>
+    {HEADINGS}</article>"""
+    table = parse_article(quick, "q.html").table
+    assert table is not None and table.name == "Quick answers"
+    assert table.rows[0].reference == "Install Python"

@@ -31,7 +31,7 @@ def heading_outline(root: Element, article_id: str, options: BuildOptions) -> He
         if rank == level:
             sections.append((section_id(article_id, len(sections)), []))
         if rank >= level and sections:
-            sections[-1][1].append(text_of(cleaned(element, drop_tags)))
+            sections[-1][1].append(text_of(cleaned(element, options)))
     return HeadingIndex(SectionHeadings(sid, headings) for sid, headings in sections)
 
 
@@ -55,6 +55,7 @@ def parse_article(
     options = build_options(options)
     identifier = article_id if article_id is not None else (path or url or "article")
     page = parse_html(html, options, http_charset)
+    options = page.options or options  # with only the permalink selectors the page can match
 
     def outline() -> CellTargets:
         index = heading_outline(page.root, identifier, options)

@@ -15,10 +15,11 @@ from typing import Literal
 #: docs sites wrap the body in <article> or <main>; <body> is the fallback for bare pages.
 ARTICLE_SELECTORS: tuple[str, ...] = ("article", "main", "body")
 
-#: Heading permalink anchors, emptied before any text is read (their ids stay, for in-page
-#: links): the mark a generator appends or prepends to every heading, which would otherwise
-#: end up in headings, corpus text, BEIR titles and the review page. On the 1,941 pages of
-#: Debian's Python, PostgreSQL and git manuals, 1,766 of 6,282 headings kept Sphinx's "¶".
+#: Heading permalink anchors, whose content no text read includes (their ids stay, for
+#: in-page links; parse.permalinks says where each is tested): the mark a generator appends
+#: or prepends to every heading, which would otherwise end up in headings, corpus text, BEIR
+#: titles and the review page. On the 1,941 pages of Debian's Python, PostgreSQL and git
+#: manuals, 1,766 of 6,282 headings kept Sphinx's "¶".
 #: Each is the markup its generator writes (tests/fixtures/permalinks/ holds a page of each):
 PERMALINK_SELECTORS: tuple[str, ...] = (
     "a.headerlink",  # Sphinx ("¶"), MkDocs / Python-Markdown toc permalink ("¶"), Material

@@ -20,7 +20,7 @@ from lxml import etree
 from . import patterns
 from .config import BuildOptions
 from .models import QuickRefRow, QuickRefTable, TableMiss, TableMissReason
-from .parse import Element, cleaned, dropped
+from .parse import Element, cleaned, dropped, without_permalinks
 from .sections import BLOCK_TAGS
 from .text import fold_case, fold_space, text_of
 
@@ -55,10 +55,16 @@ def _links(element: Element) -> tuple[tuple[str, ...], bool]:
 
 
 _ROWS = etree.XPath("./tr|./thead/tr|./tbody/tr|./tfoot/tr")
+#: How many rows ``_ROWS`` finds, without a union to sort or an element per row for Python.
+_ROW_COUNT = etree.XPath("count(tr) + count(thead/tr) + count(tbody/tr) + count(tfoot/tr)")
 _ROW_GROUPS = ("thead", "tbody", "tfoot")
 _HEAD_ROWS = etree.XPath("./thead/tr")
 _CELLS = etree.XPath("./td|./th")
 _LINKS = etree.XPath(".//a/@href")
+
+
+def _rows(table: Element) -> int:
+    return int(_ROW_COUNT(table))
 
 
 def cell_of(element: Element) -> Cell:
@@ -149,6 +155,14 @@ def _role_regex(
     ordered = sorted(role_of, key=lambda k: (-len(k), k))
     regex = re.compile("|".join(f"({_keyword_pattern(k)})" for k in ordered))
     return regex, [(k, role_of[k]) for k in ordered]
+
+
+@lru_cache(maxsize=16)
+def _keyword_regexes(
+    keywords: tuple[tuple[str, ...], ...],
+) -> list[tuple[str, str, re.Pattern[str]]]:
+    """(keyword, role, its own regex) per keyword of ``_role_regex``, longest first."""
+    return [(k, role, re.compile(_keyword_pattern(k))) for k, role in _role_regex(keywords)[1]]
 
 
 def _keywords(options: BuildOptions) -> tuple[tuple[str, ...], ...]:
@@ -285,22 +299,21 @@ def _label(element: Element) -> str | None:
     return None
 
 
-def table_name(
-    table: Element, header: Sequence[Cell], drop_tags: Sequence[str] = patterns.DROP_TAGS
-) -> str:
+def table_name(table: Element, header: Sequence[Cell], options: BuildOptions) -> str:
     """The caption, else a label right before the table (or its wrapper), else a default."""
+    selectors = options.permalink_selectors
     caption = table.find("caption")
-    if caption is not None and text_of(caption):
+    if caption is not None and text_of(without_permalinks(caption, selectors)):
         return text_of(caption)
     node: Element | None = table
     while node is not None:
         previous = node.getprevious()
         while previous is not None and (
-            not isinstance(previous.tag, str) or previous.tag in drop_tags
+            not isinstance(previous.tag, str) or previous.tag in options.drop_tags
         ):
             previous = previous.getprevious()
         if previous is not None:
-            return _label(previous) or default_name(header)
+            return _label(without_permalinks(previous, selectors)) or default_name(header)
         parent = node.getparent()
         node = parent if parent is not None and parent.tag in ("div", "figure") else None
     return default_name(header)
@@ -331,10 +344,10 @@ def _header_cells(table: Element, options: BuildOptions) -> list[Cell]:
     all (one regex pass over the row: most tables of a docs page stop here)."""
     row = _first_row(table)
     if row is None or (
-        next(row.itersiblings("tr"), None) is None and len(_ROWS(table)) < 2
+        next(row.itersiblings("tr"), None) is None and _rows(table) < 2
     ):  # a table of one row has no data
         return []
-    cells = [c for c in cleaned(row, options.drop_tags) if c.tag in ("td", "th")]
+    cells = [c for c in cleaned(row, options) if c.tag in ("td", "th")]
     row_text = " ".join(fold_space(_text(c)) for c in cells)
     if len(row_text) > patterns.HEADER_ROW_MAX_CHARS:
         return []
@@ -375,16 +388,31 @@ def _tables(root: Element, options: BuildOptions) -> tuple[list[Element], int]:
     return tables, near_top
 
 
+def _remembered(targets_of: CellTargets) -> CellTargets:
+    """``targets_of`` asked once per cell text and links: spanned cells repeat, and the
+    diagnosis of the closest table reads again the cells recognition read."""
+    seen: dict[tuple[str, tuple[str, ...]], Sequence[str]] = {}
+
+    def remembered(text: str, anchors: Sequence[str]) -> Sequence[str]:
+        key = (text, tuple(anchors))
+        found = seen.get(key)
+        if found is None:
+            found = seen[key] = targets_of(text, anchors)
+        return found
+
+    return remembered
+
+
 def _roles_named(header: Sequence[Cell], options: BuildOptions) -> set[str]:
     """The roles a header row names, as ``header_roles`` reads them (the longest keyword in a
     cell decides), by a substring test per keyword first: the one alternation of all keywords
     costs about a millisecond on a data table's header, which almost every docs page has."""
-    _, groups = _role_regex(_keywords(options))
+    texts = [fold_case(cell.text) for cell in header]
+    row = " ".join(texts)  # a keyword in no cell is not in the row: one test of the row each
+    present = [(k, r, regex) for k, r, regex in _keyword_regexes(_keywords(options)) if k in row]
     roles: set[str] = set()
-    for cell in header:
-        text = fold_case(cell.text)
-        present = [(k, r) for k, r in groups if k in text]
-        named = [(k, r) for k, r in present if re.search(_keyword_pattern(k), text)]
+    for text in texts:
+        named = [(k, r) for k, r, regex in present if k in text and regex.search(text)]
         if named:
             roles.add(max(named, key=lambda keyword_role: len(keyword_role[0]))[1])
     return roles
@@ -410,17 +438,19 @@ def _miss(
     else:
         table, evidence = tables[0], None
         row = _first_row(table)
+        if row is not None:
+            without_permalinks(row, options.permalink_selectors)
         # the cells' text in one C call each: no links, no block breaks needed to name them
         header = [] if row is None else [Cell(fold_space(_text(c)), (), False) for c in _CELLS(row)]
         reason = "no_query_or_reference_header"
     roles = _roles_named(header, options)
     return TableMiss(
         reason=reason,
-        caption=table_name(table, header, options.drop_tags),
+        caption=table_name(table, header, options),
         header=[cell.text for cell in header],
         roles=[role for role in ROLES if role in roles],
         named=evidence.hits if evidence else 0,
-        rows=evidence.rows if evidence else len(_ROWS(table)),
+        rows=evidence.rows if evidence else _rows(table),
         sections=evidence.sections if evidence else 0,
     )
 
@@ -442,7 +472,7 @@ def find_table(
     for table in tables:
         roles = header_roles(_header_cells(table, options), options)
         if "query" in roles and "reference" in roles:
-            grid, head_rows = table_grid(cleaned(table, options.drop_tags))
+            grid, head_rows = table_grid(cleaned(table, options))
             found = (table, grid, roles, max(head_rows, 1), "headers")
             break
     closest: tuple[int, Element, list[list[Cell]], int] | None = None  # hits, table, grid
@@ -450,11 +480,11 @@ def find_table(
     if found is None:
         share = options.heading_column_share
         for table in tables[:near_top]:
-            if len(_ROWS(table)) < patterns.MIN_TABLE_ROWS:  # navigation bars: too few rows
+            if _rows(table) < patterns.MIN_TABLE_ROWS:  # navigation bars: too few rows
                 continue
-            cleaned(table, options.drop_tags)
+            cleaned(table, options)
             rough, head_rows = table_grid(table, rough_cell_of, patterns.RECOGNITION_ROWS)
-            targets_of = targets_of or outline()
+            targets_of = targets_of or _remembered(outline())
             evidence = _heading_evidence(rough, head_rows, targets_of, share)
             recognised = _by_headings(evidence, rough, share)
             if recognised:
@@ -486,7 +516,7 @@ def find_table(
         )
     header = grid[start - 1] if 0 < start <= len(grid) else []
     model = QuickRefTable(
-        name=table_name(table, header, options.drop_tags),
+        name=table_name(table, header, options),
         columns=roles,
         detected_by=detected_by,
         rows=rows,

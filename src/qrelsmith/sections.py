@@ -11,12 +11,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from html import escape
 
 from lxml import etree
 
 from . import layout, patterns
 from .config import BuildOptions
 from .models import ExcludedSection, Section
+from .parse import permalinks
 from .patterns import LINK_CLOSE, LINK_OPEN, MARK
 from .text import fold_space, folded_words, strip_numbering
 
@@ -116,7 +118,7 @@ _TAG_NAME = re.compile(patterns.TAG_NAME)
 
 
 @lru_cache(maxsize=16)
-def _stylesheet(drop_tags: tuple[str, ...], with_ids: bool) -> etree.XSLT:
+def _stylesheet(drop_tags: tuple[str, ...], with_ids: bool, permalink: str = "") -> etree.XSLT:
     """One C-level pass (libxslt) that turns the article tree into text with markers: block
     breaks as spaces, ``H<n>`` ... ``/H`` around headings, ``#<id>`` where an element carries
     an id (or an ``<a>`` a name), and nothing at all of a dropped element.
@@ -135,19 +137,25 @@ def _stylesheet(drop_tags: tuple[str, ...], with_ids: bool) -> etree.XSLT:
     dropped = "|".join(f"*/{tag}" for tag in drop_tags)
     drop = f'<xsl:template match="{dropped}" priority="4"/>' if drop_tags else ""
     names = f'<xsl:if test="@name">{_id_of("@name")}</xsl:if>' if with_ids else ""
+    # A permalink's content is left out, its ids kept, as if it had been emptied in the tree.
+    content = (
+        f'<xsl:if test="not({escape(permalink)})"><xsl:apply-templates/></xsl:if>'
+        if permalink
+        else "<xsl:apply-templates/>"
+    )
     anchors = (
-        f"""<xsl:template match="a" priority="2">{ids}{names}<xsl:apply-templates/></xsl:template>
+        f"""<xsl:template match="a" priority="2">{ids}{names}{content}</xsl:template>
 <xsl:template match="*[@id]" priority="1">{ids}<xsl:apply-templates/></xsl:template>"""
         if with_ids
-        else ""
+        else (f'<xsl:template match="a" priority="2">{content}</xsl:template>' if permalink else "")
     )
     # A link to another page (not "#..."): its text between LINK_OPEN and LINK_CLOSE. The
     # in-page test sits inside the template, not in its match pattern: as a pattern predicate
     # it cost 0.18 s over the 1,941 pages of the benchmark crawl (a third of the text pass),
     # inside 0.05 s. An old-style <a name> without href wraps text and is not a link.
     links = f"""<xsl:template match="a[@href]" priority="2.5">{ids}{names}<xsl:choose>
-<xsl:when test="starts-with(@href, '#')"><xsl:apply-templates/></xsl:when><xsl:otherwise>
-<xsl:text>&#xE001;</xsl:text><xsl:apply-templates/><xsl:text>&#xE002;</xsl:text>
+<xsl:when test="starts-with(@href, '#')">{content}</xsl:when><xsl:otherwise>
+<xsl:text>&#xE001;</xsl:text>{content}<xsl:text>&#xE002;</xsl:text>
 </xsl:otherwise></xsl:choose></xsl:template>"""
     text = f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
 <xsl:output method="text" encoding="UTF-8"/>{drop}
@@ -164,11 +172,16 @@ def _stylesheet(drop_tags: tuple[str, ...], with_ids: bool) -> etree.XSLT:
 
 
 def marked_text(
-    root: etree._Element, drop_tags: Sequence[str] = patterns.DROP_TAGS, ids: bool = True
+    root: etree._Element,
+    drop_tags: Sequence[str] = patterns.DROP_TAGS,
+    ids: bool = True,
+    permalink_selectors: Sequence[str] = patterns.PERMALINK_SELECTORS,
 ) -> str:
     """The text of ``root`` with block breaks, heading markers and (``ids``) id markers; the
-    elements named in ``drop_tags`` (under ``root``) contribute nothing."""
-    return str(_stylesheet(tuple(drop_tags), ids)(root))
+    elements named in ``drop_tags`` (under ``root``) contribute nothing, nor do the heading
+    permalink anchors (``parse_html`` has emptied those this pass cannot tell)."""
+    test = permalinks(tuple(permalink_selectors)).test
+    return str(_stylesheet(tuple(drop_tags), ids, test)(root))
 
 
 def split_sections(
@@ -189,7 +202,8 @@ def split_sections(
     sections get no ``anchors``): only a quick-reference table's links need them.
     """
     level, link_only_density = options.section_level, options.link_only_density
-    parts = _TOKENS.split(marked_text(root, options.drop_tags, anchors))
+    text = marked_text(root, options.drop_tags, anchors, options.permalink_selectors)
+    parts = _TOKENS.split(text)
     opened: list[_Open] = []
     current: _Open | None = None
     pending_ids: list[str] = []  # ids since the last text: they belong to the next heading
