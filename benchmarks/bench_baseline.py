@@ -1,9 +1,11 @@
 """`qrelsmith baseline` at scale, against the scikit-learn index it replaced for BM25.
 
 Makes (or reuses) a generated build folder (``make_scale_set.py``), runs the baseline's BM25
-through the numpy index and, with ``--compare``, through scikit-learn's CountVectorizer path
+through the numpy index with each ``--workers`` count (``-j``; the run files must be the same
+bytes) and, with ``--compare``, through scikit-learn's CountVectorizer path
 (``CharNgramIndex(..., packed=False)``, what `baseline` did before), each in a fresh process
-under ``/usr/bin/time -v``, and prints wall time, peak RSS and whether the two run files are
+under ``/usr/bin/time -v``, and prints wall time, CPU time, peak RSS (of the largest process:
+the forked searchers share the index's pages) and whether the two run files are
 the same bytes (or differ only in which of equally scored documents fill the last places).
 
     PYTHONPATH=src /work/venv/bin/python benchmarks/bench_baseline.py --sections 10000 \\
@@ -38,16 +40,19 @@ with open(sys.argv[2], "w", encoding="utf-8") as handle:
 """
 
 
-def timed(argv: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of a command, from /usr/bin/time -v."""
+def timed(argv: list[str]) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system, its processes) and peak RSS (MB, of the
+    largest process) of a command, from /usr/bin/time -v."""
     done = subprocess.run(
         ["/usr/bin/time", "-v", *argv], capture_output=True, text=True, check=True
     )
     wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", done.stderr)
     peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
-    assert wall and peak, done.stderr
+    cpu = re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", done.stderr)
+    assert wall and peak and cpu, done.stderr
     hours, minutes, seconds = wall.groups()
-    return int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds), int(peak.group(1)) / 1024
+    elapsed = int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds)
+    return elapsed, sum(map(float, cpu)), int(peak.group(1)) / 1024
 
 
 def ties_only(first: Path, second: Path) -> bool:
@@ -71,6 +76,9 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=100_000)
     parser.add_argument("--dir", help="a build folder to use instead of generating one")
     parser.add_argument("--compare", action="store_true", help="also run the scikit-learn path")
+    parser.add_argument(
+        "--workers", default="1,2", help="baseline -j values to time, e.g. 1,2 (default)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
@@ -81,15 +89,22 @@ def main() -> None:
                  "--sections", str(args.sections), "--queries", str(args.queries)],
                 check=True,
             )  # fmt: skip
-        new = root / "new.trec"
-        wall, peak = timed(
-            [sys.executable, "-m", "qrelsmith", "baseline", str(folder), "--out", str(new)]
-        )
-        print(f"{'qrelsmith baseline (numpy index)':<40} {wall:8.1f} s {peak:8.0f} MB")
+        runs: list[Path] = []
+        for workers in args.workers.split(","):
+            new = root / f"new-j{workers}.trec"
+            command = ["baseline", str(folder), "--out", str(new), "-j", workers]
+            wall, cpu, peak = timed([sys.executable, "-m", "qrelsmith", *command])
+            name = f"qrelsmith baseline -j {workers}"
+            print(f"{name:<40} {wall:8.1f} s wall {cpu:8.1f} s CPU {peak:8.0f} MB")
+            runs.append(new)
+        same = all(run.read_bytes() == runs[0].read_bytes() for run in runs)
+        print(f"run files of -j {args.workers}: {'same bytes' if same else 'DIFFERENT'}")
+        new = runs[0]
         if args.compare:
             old = root / "old.trec"
-            wall, peak = timed([sys.executable, "-c", OLD, str(folder), str(old)])
-            print(f"{'scikit-learn CountVectorizer index':<40} {wall:8.1f} s {peak:8.0f} MB")
+            wall, cpu, peak = timed([sys.executable, "-c", OLD, str(folder), str(old)])
+            name = "scikit-learn CountVectorizer index"
+            print(f"{name:<40} {wall:8.1f} s wall {cpu:8.1f} s CPU {peak:8.0f} MB")
             same = new.read_bytes() == old.read_bytes()
             verdict = "same bytes" if same else (
                 "same scores; ties at the cut differ" if ties_only(new, old) else "DIFFERENT"

@@ -4,6 +4,7 @@ and the documented order of ties."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -125,3 +126,37 @@ def test_a_near_tie_below_the_bound_still_wins_by_id() -> None:
     index = CharNgramIndex(["a", "b"], ["ab", "ab"], BaselineOptions())
     # both are written 1.000000; "b" sorts first though its raw score is lower
     assert index._top(np.array([[1.0000001, 1.0]]), 1) == [[("b", 1.0)]]
+
+
+def _many_queries() -> tuple[CharNgramIndex, dict[str, str]]:
+    rng = np.random.default_rng(5)
+    alphabet = list("あいうえおかきくけこさしすせそabcdef")
+    texts = ["".join(rng.choice(alphabet, int(rng.integers(5, 60)))) for _ in range(120)]
+    ids = [f"p{i % 9}.html#{i}" for i in range(len(texts))]
+    index = CharNgramIndex(ids, texts, BaselineOptions())
+    # more than three batches, so both processes get several; qids not in sorted order
+    queries = {f"q{(i * 37) % 1000}": texts[int(rng.integers(0, 120))][3:9] for i in range(230)}
+    return index, queries
+
+
+def test_two_workers_give_the_one_process_results_in_query_order() -> None:
+    index, queries = _many_queries()
+    alone = list(index.iter_search(queries, 10, workers=1))
+    assert [qid for qid, _ in alone] == list(queries)
+    for workers in (2, 3, 8):  # 8 asks more parts than there are batches: 3 are made
+        assert list(index.iter_search(queries, 10, workers=workers)) == alone
+    assert sum(1 for _, ranked in alone if ranked) > 200  # the queries find something
+
+
+def test_a_run_is_the_same_bytes_whatever_the_workers(tmp_path: Path) -> None:
+    from qrelsmith.cli import main
+
+    site = Path(__file__).parent.parent / "samples" / "site"
+    out = tmp_path / "build"
+    assert main(["build", str(site), "--out", str(out), "-q", "--workers", "1"]) == 0
+    runs = []
+    for workers in ("1", "2"):
+        target = tmp_path / f"run{workers}.trec"
+        assert main(["baseline", str(out), "--out", str(target), "-j", workers]) == 0
+        runs.append(target.read_bytes())
+    assert runs[0] == runs[1] and len(runs[0].splitlines()) > 1000  # 87 queries: two batches

@@ -339,3 +339,26 @@ def test_workers_die_with_a_killed_build_and_the_next_build_runs(
     done = subprocess.run([*command, "-j", "1"], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads((out / "report.json").read_text())["counts"]["articles"] == 13
+
+
+def _numbers() -> list[int]:
+    return [1, 2, 3]
+
+
+def _fails() -> list[int]:
+    raise RuntimeError("boom")
+
+
+@pytest.mark.skipif(not parallel.ForkedPart.available(), reason="no fork here")
+def test_a_forked_part_gives_its_items_in_order_and_says_when_it_failed() -> None:
+    part = parallel.ForkedPart(lambda: iter([*_numbers(), {"a": [4]}]))
+    try:
+        assert list(part.items()) == [1, 2, 3, {"a": [4]}]
+    finally:
+        part.close()
+    failed = parallel.ForkedPart(_fails)
+    try:
+        with pytest.raises(RuntimeError, match="worker process failed"):
+            list(failed.items())
+    finally:
+        failed.close()

@@ -12,6 +12,7 @@ from .labels import named, same_article_count
 from .layout import query_id, section_id
 from .matching import HeadingIndex, SectionHeadings, match_table
 from .models import Article, GoldenQuery, Origin, Rejected, TableMiss
+from .overlap import with_overlap
 from .parse import Element, cleaned, dropped, parse_html, remove_element
 from .patterns import MAX_QUERY_CHARS, QUICKREF_MAX_ROWS
 from .quickref import CellTargets, find_table
@@ -147,4 +148,4 @@ def article_queries(
                 flags=match.flags,
             )
         )
-    return with_evidence(queries, article), rejected + cut
+    return with_overlap(with_evidence(queries, article), article.sections), rejected + cut

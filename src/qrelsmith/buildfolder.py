@@ -146,18 +146,26 @@ def read_records(
 ) -> list[RecordT]:
     """The lines of a JSON-lines file as ``model``s; DataError naming the first that does not
     fit. ``keep`` and ``maybe`` as in ``files.read_jsonl``, on the parsed and the raw line."""
-    records = []
+    return list(iter_records(path, model, keep, maybe))
+
+
+def iter_records(
+    path: Path,
+    model: type[RecordT],
+    keep: Callable[[dict[str, Any]], bool] | None = None,
+    maybe: Callable[[str], bool] | None = None,
+) -> Iterator[RecordT]:
+    """``read_records`` one record at a time (a caller keeping a part of each holds no more)."""
     for number, value in enumerate(read_jsonl(path, maybe), 1):
         if keep is not None and not keep(value):
             continue
         try:
-            records.append(model.model_validate(value))
+            yield model.model_validate(value)
         except ValidationError as exc:
             first = exc.errors()[0]
             where = "".join(f"{part}: " for part in [".".join(map(str, first["loc"]))] if part)
             message = first["msg"].removeprefix("Value error, ")  # a model's own check
             raise DataError(f"{path}: record {number}: {where}{message}") from exc
-    return records
 
 
 def read_document(path: Path, model: type[RecordT], what: str) -> RecordT:

@@ -214,6 +214,21 @@ class Evidence(Record):
     )
 
 
+class Overlap(Record):
+    """How many of a query's words its labelled sections already hold (``overlap.py``).
+
+    Shares (0-1, 4 decimals) of the query's distinct comparison units (``text.units``: the
+    matcher's units -- Latin light stems, CJK and Hangul bigrams) found in the units of its
+    labelled sections: in their headings, in their text, and in either.
+    """
+
+    heading: float = Field(ge=0, le=1, description="share found in the labelled headings")
+    text: float = Field(ge=0, le=1, description="share found in the labelled sections' text")
+    section: float = Field(
+        ge=0, le=1, description="share found in either (heading or text of a labelled section)"
+    )
+
+
 def _source_always_written(schema: dict[str, Any]) -> None:
     """golden.jsonl's schema: ``source`` is in every line (its default only lets it be made)."""
     schema["properties"]["source"].pop("default", None)
@@ -256,6 +271,12 @@ class GoldenQuery(Record):
         default=None,
         exclude_if=lambda value: value is None,
         description="where the answer is written; absent when no section holds it",
+    )
+    overlap: Overlap | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="the query's word overlap with its labelled sections (how easy it is for "
+        "a word-matching retriever); absent when the query has no comparison unit",
     )
 
     @model_validator(mode="before")
@@ -337,6 +358,31 @@ class Counts(Record):
     by_match: dict[str, int]
 
 
+class OverlapShares(Record):
+    """The distribution of one overlap share (heading, text or section) over a build's queries."""
+
+    min: float
+    q1: float = Field(description="first quartile (linear interpolation between ranks)")
+    median: float
+    q3: float = Field(description="third quartile")
+    max: float
+    mean: float
+    bands: dict[str, int] = Field(
+        description="queries per named band (patterns.OVERLAP_BANDS): none = 0, few < 1/3, "
+        "some < 2/3, most < 1, all = 1"
+    )
+
+
+class OverlapReport(Record):
+    """How much the queries' words their labelled sections hold (GoldenQuery.overlap)."""
+
+    queries: int = Field(description="queries with an overlap (at least one comparison unit)")
+    without_units: int = Field(description="queries with no comparison unit (no overlap)")
+    heading: OverlapShares
+    text: OverlapShares
+    section: OverlapShares
+
+
 class TableCandidate(Record):
     """One of the tables closest to being a quick-reference table, on a page without one."""
 
@@ -374,6 +420,11 @@ class Report(Record):
     counts: Counts
     median_section_chars: float
     queries_per_article: dict[str, float] = Field(description="min, median, mean, max")
+    overlap: OverlapReport | None = Field(
+        default=None,
+        description="the distribution of the queries' overlap with their labelled sections "
+        "(absent in a report written before qrelsmith recorded it)",
+    )
     skipped: list[Skipped]
     internal_errors: list[InternalError] = Field(
         default_factory=list,

@@ -28,7 +28,8 @@ class PageResult:
 
     ``corpus`` and ``queries`` hold the records for an in-memory build; a streaming build
     carries their rendered output lines in ``blocks`` instead (smaller to send between
-    processes and to spill). ``section_chars`` and ``matches`` feed the report either way.
+    processes and to spill). ``section_chars``, ``matches`` and ``overlaps`` feed the report
+    either way.
     """
 
     article_id: str
@@ -49,6 +50,7 @@ class PageResult:
     replaced: int = 0
     section_chars: list[int] = field(default_factory=list)
     matches: list[str] = field(default_factory=list)
+    overlaps: list[tuple[float, float, float] | None] = field(default_factory=list)
     blocks: tuple[bytes, ...] = ()
 
     def order(self) -> tuple[str, str, str, str, str]:
@@ -123,6 +125,10 @@ def process_page(page: Page, config: Config) -> PageResult:
     result.replaced = article.replaced_characters
     result.section_chars = [len(r.text) for r in result.corpus]
     result.matches = [q.match for q in queries]
+    result.overlaps = [
+        None if q.overlap is None else (q.overlap.heading, q.overlap.text, q.overlap.section)
+        for q in queries
+    ]
     return result
 
 

@@ -270,3 +270,60 @@ def _read_run(path: str) -> Iterator[Any]:
                 yield pickle.load(handle)
             except EOFError:
                 return
+
+
+class ForkedPart:
+    """A part of a job run in a forked copy of this process while this one does the rest.
+
+    The child starts from this process's memory as it is (a large read-only index is shared,
+    not copied or pickled), writes the items ``produce`` yields to an unnamed temporary file,
+    and ends; ``items`` waits for it and reads them back in the order they were made. Forking
+    is Linux's and macOS's way; ``available`` says whether this platform has it.
+    """
+
+    def __init__(self, produce: Callable[[], Iterable[Any]]) -> None:
+        import multiprocessing
+
+        self._file = tempfile.TemporaryFile(prefix="qrelsmith-part-")  # noqa: SIM115 (closed by close)
+        for stream in (sys.stdout, sys.stderr):  # nothing buffered may be written twice
+            stream.flush()
+        context = multiprocessing.get_context("fork")
+        self._process = context.Process(
+            target=_produce_part,
+            args=(produce, self._file.fileno(), os.getpid()),
+            daemon=True,
+        )
+        self._process.start()
+
+    @staticmethod
+    def available() -> bool:
+        """Whether this platform can fork."""
+        import multiprocessing
+
+        return "fork" in multiprocessing.get_all_start_methods()
+
+    def items(self) -> Iterator[Any]:
+        """The child's items, in order, once it has ended; RuntimeError if it failed."""
+        self._process.join()
+        if self._process.exitcode != 0:
+            raise RuntimeError(f"a worker process failed (exit code {self._process.exitcode})")
+        self._file.seek(0)
+        while True:
+            try:
+                yield pickle.load(self._file)
+            except EOFError:
+                return
+
+    def close(self) -> None:
+        """End the child if it still runs, drop its file."""
+        if self._process.is_alive():
+            self._process.terminate()
+            self._process.join()
+        self._file.close()
+
+
+def _produce_part(produce: Callable[[], Iterable[Any]], descriptor: int, parent: int) -> None:
+    _die_with_parent(parent)
+    with os.fdopen(os.dup(descriptor), "wb") as out:
+        for item in produce():
+            pickle.dump(item, out, protocol=pickle.HIGHEST_PROTOCOL)

@@ -750,6 +750,23 @@ SPECIFIC_WORD = re.compile(r"\d|[a-z][A-Z]|_")
 #: words) count this much in the score; a content unit counts 1.
 EVIDENCE_LIGHT_WEIGHT = 0.25
 
+# --------------------------------------------------------------------------- overlap
+
+#: report.json's bands of a query's overlap share (``overlap.py``), as (name, upper bound):
+#: a share is in the first band whose bound it is below; the two ends are bands of their own.
+#: "none" (no word of the query in its sections: a paraphrase, what a dense retriever is for)
+#: and "all" (every word there: a lookup any word matcher solves) are the two a reader of
+#: the seed's study looks for; thirds between them, like ``eval --by overlap``'s groups.
+OVERLAP_BANDS: tuple[tuple[str, float], ...] = (
+    ("none", 1e-9),
+    ("few", 1 / 3),
+    ("some", 2 / 3),
+    ("most", 1.0),
+    ("all", float("inf")),
+)
+#: Decimals an overlap share is written with in golden.jsonl and report.json.
+OVERLAP_DECIMALS = 4
+
 # --------------------------------------------------------------------------- align
 
 #: Characters in a shingle: 8 is about two Japanese words or one long English word, long

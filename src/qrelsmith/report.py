@@ -31,6 +31,7 @@ from .models import (
     TableMiss,
     Tables,
 )
+from .overlap import overlap_report
 from .page_results import PageResult
 from .version import __version__
 
@@ -87,6 +88,8 @@ class ReportBuilder:
         self.section_chars = array("q")
         self.queries_per_article = array("q")
         self.by_match: Counter[str] = Counter()
+        self.heading_overlap, self.text_overlap, self.section_overlap = (array("d") for _ in "htx")
+        self.without_units = 0
         self.misses: Counter[str] = Counter()
         self.candidates: list[TableCandidate] = []
         self.articles = self.excluded = self.excluded_by_links = self.without_table = 0
@@ -130,6 +133,13 @@ class ReportBuilder:
         if page.has_table:
             self.queries_per_article.append(len(page.matches))
         self.by_match.update(page.matches)
+        for shares in page.overlaps:
+            if shares is None:
+                self.without_units += 1
+                continue
+            self.heading_overlap.append(shares[0])
+            self.text_overlap.append(shares[1])
+            self.section_overlap.append(shares[2])
         self.rejected.extend(page.rejected)
 
     def _missed(self, path: str, miss: TableMiss) -> None:
@@ -166,6 +176,9 @@ class ReportBuilder:
             counts=counts,
             median_section_chars=float(statistics.median(lengths)) if lengths else 0.0,
             queries_per_article=distribution(self.queries_per_article),
+            overlap=overlap_report(
+                self.heading_overlap, self.text_overlap, self.section_overlap, self.without_units
+            ),
             skipped=skipped,
             internal_errors=list(self.internal),
             replaced=list(self.replaced),

@@ -30,6 +30,7 @@ from ..models import (
     PrecisionSummary,
     ReviewSummary,
 )
+from ..overlap import overlap
 from .stats import weighted_proportion
 from .verdicts import Review, Verdict
 from .writer import has_verdicts
@@ -186,12 +187,15 @@ def correct(
             continue
         article_size = len(build.sections_of(query.qid))
         flags = query.flags if FLAG_CORRECTED in query.flags else [*query.flags, FLAG_CORRECTED]
+        labelled = [build.sections[sid] for sid in after if sid in build.sections]
         queries.append(
             query.model_copy(
                 update={
                     "relevant": named(after),
                     "same_article": same_article_count(article_size, after),
                     "flags": flags,
+                    # the overlap is with the corrected sections
+                    "overlap": overlap(query.query, labelled) if labelled else None,
                 }
             )
         )

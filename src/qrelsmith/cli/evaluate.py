@@ -7,7 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..buildfolder import build_topics, load_build
+from ..buildfolder import build_topics, iter_records, load_build
 from ..config import BaselineOptions, EvalOptions
 from ..errors import DataError, UsageError
 from ..files import atomic_open, dumps
@@ -50,9 +50,11 @@ def run_baseline(args: argparse.Namespace) -> int:
     """Retrieve the top k sections of every query with the character n-gram baseline."""
     from ..evaluate.baseline import indexed_texts, search_texts
     from ..evaluate.runs import write_run
+    from ..models import CorpusRecord
+    from ..parallel import default_workers
 
     options = override(config_of(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
-    build = load_build(args.dir, need=(CORPUS,))
+    build = load_build(args.dir, need=(CORPUS,), only_articles=())  # the queries, no section
     if args.out != "-":  # atomic_open would put the run in place of the file it reads
         read = [build.folder / name for name in (CORPUS, QUERIES, GOLDEN)]
         refuse_input_as_output(
@@ -61,9 +63,11 @@ def run_baseline(args: argparse.Namespace) -> int:
             lambda source: f"--out {args.out} is the input {source}: give another file",
         )
     topics = build_topics(build, args.dir)
-    doc_ids, texts = indexed_texts(build.corpus)
-    del build  # only the sections' ids and text are needed: let the records go
-    run = search_texts(doc_ids, texts, topics, options)
+    # only the sections' ids and text are needed: each record is let go once read
+    doc_ids, texts = indexed_texts(iter_records(build.folder / CORPUS, CorpusRecord))
+    del build
+    workers = args.workers or default_workers()
+    run = search_texts(doc_ids, texts, topics, options, workers)
     if args.out == "-":
         write_run(sys.stdout, run, options.tag)
     else:
@@ -321,6 +325,15 @@ def _register_baseline(subparsers: Any) -> None:
         "--k1", type=float, default=None, help=f"BM25 k1 (default: config, {BASELINE.k1})"
     )
     p.add_argument("--b", type=float, default=None, help=f"BM25 b (default: config, {BASELINE.b})")
+    p.add_argument(
+        "--workers",
+        "-j",
+        type=positive,
+        default=None,
+        metavar="N",
+        help="processes searching the queries once the index is built, each a consecutive "
+        "part (default: all cores); the run is the same bytes whatever N",
+    )
     add_config(p)
     p.set_defaults(func=run_baseline)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -33,8 +34,12 @@ from scipy import sparse
 
 from ..config import BaselineOptions
 from ..models import CorpusRecord
+from ..parallel import ForkedPart
 from ..text import fold_case
 from .runs import Run
+
+#: One batch's rankings: row bounds into the next two, document numbers, written millionths.
+_Ranked = tuple[list[int], NDArray[Any], NDArray[np.int64]]
 
 #: Queries scored per sparse product: bounds the score block at BATCH x sections (64 x 100k
 #: sections is 51 MB dense, ~80 MB as the product's sparse result).
@@ -108,6 +113,27 @@ def _packed_chunk(
         code = np.where(digit > 0, alphabet[np.maximum(digit - 1, 0)].astype(np.int64) + 1, 0)
         packed |= code << (21 * (PACKED_N - 1 - place))
     return doc, packed, counts.astype(np.int64)
+
+
+def _give_back() -> None:
+    """Return the C heap's free pages to the system (glibc's ``malloc_trim``; elsewhere
+    nothing). The build frees a few MB of per-chunk arrays at a time; glibc keeps such blocks
+    in its heap, so without this they stay resident beside the weight matrix being filled (a
+    peak ~200 MB higher at 100k sections)."""
+    global _TRIM
+    if _TRIM is None:
+        import ctypes
+        import ctypes.util
+
+        try:
+            _TRIM = ctypes.CDLL(ctypes.util.find_library("c") or None).malloc_trim
+        except (OSError, AttributeError):
+            _TRIM = False
+    if _TRIM:
+        _TRIM(0)
+
+
+_TRIM: Any = None
 
 
 def _chunks(texts: Sequence[str]) -> Iterator[tuple[int, int]]:
@@ -196,6 +222,8 @@ class _PackedBm25:
             data[slots] = idf[terms] * tf * (k1 + 1.0) / (tf + row_norm[owner])
             indices[slots] = owner
             filled += np.bincount(terms, minlength=len(filled))
+            del terms, owner, tf, order, starts, slots
+            _give_back()  # the chunk's freed arrays, while the matrix's pages fill up
         self.matrix = sparse.csr_matrix((data, indices, indptr), shape=(len(df), docs), copy=False)
 
     def score(self, queries: list[str]) -> sparse.csr_matrix:
@@ -277,22 +305,57 @@ class CharNgramIndex:
         )
 
     def iter_search(
-        self, queries: Mapping[str, str], k: int
+        self, queries: Mapping[str, str], k: int, workers: int = 1
     ) -> Iterator[tuple[str, list[tuple[str, float]]]]:
         """(qid, top-k (docid, score) best first) in the order of ``queries``; documents
-        scoring 0 are left out. One batch of BATCH queries is held at a time."""
+        scoring 0 are left out. One batch of BATCH queries is held at a time.
+
+        With ``workers`` 2 or more (and more than one batch of queries a worker), the queries
+        are cut in ``workers`` consecutive parts: forked processes search all but the first,
+        while this one searches the first and hands its rankings on; theirs come after, in
+        order, read back from their files. Every query's ranking is computed alone, so the
+        results are those of one process."""
         qids = list(queries)
+        parts = min(workers, len(qids) // BATCH) if ForkedPart.available() else 1
+        if parts < 2:
+            for batch, ranked in self._ranked(queries, qids, k):
+                yield from zip(batch, self._named(*ranked), strict=True)
+            return
+        cuts = [len(qids) * part // parts for part in range(parts + 1)]
+        forked = [
+            ForkedPart(partial(self._ranked, queries, qids[low:high], k))
+            for low, high in zip(cuts[1:-1], cuts[2:], strict=True)
+        ]
+        try:
+            for batch, ranked in self._ranked(queries, qids[: cuts[1]], k):
+                yield from zip(batch, self._named(*ranked), strict=True)
+            for part in forked:
+                for batch, ranked in part.items():
+                    yield from zip(batch, self._named(*ranked), strict=True)
+        finally:
+            for part in forked:
+                part.close()
+
+    def _ranked(
+        self, queries: Mapping[str, str], qids: Sequence[str], k: int
+    ) -> Iterator[tuple[Sequence[str], _Ranked]]:
+        """Per batch of ``qids``: the batch and its rankings as arrays (``_ranks``)."""
         for start in range(0, len(qids), BATCH):
             batch = qids[start : start + BATCH]
             dense = self._score([queries[qid] for qid in batch]).toarray()
-            yield from zip(batch, self._top(dense, k), strict=True)
+            yield batch, self._ranks(dense, k)
 
     def search(self, queries: Mapping[str, str], k: int) -> Run:
         """qid -> top-k (docid, score), best first; documents scoring 0 are left out."""
         return dict(self.iter_search(queries, k))
 
     def _top(self, scores: NDArray[np.float64], k: int) -> list[list[tuple[str, float]]]:
-        """Each row's k best: written score (6 decimals) down, then document id down.
+        """Each row's k best (document id, score): ``_ranks`` named."""
+        return self._named(*self._ranks(scores, k))
+
+    def _ranks(self, scores: NDArray[np.float64], k: int) -> _Ranked:
+        """Each row's k best: written score (6 decimals) down, then document id down, as
+        (row bounds, document numbers, written millionths).
 
         Only candidates are ranked: in each of k blocks of a row the best score is at least
         the smallest of those maxima, so k documents reach it, and a document more than 1e-6
@@ -300,7 +363,8 @@ class CharNgramIndex:
         rows, docs = scores.shape
         count = min(k, docs)
         if count <= 0 or not scores.size:
-            return [[] for _ in range(rows)]
+            empty = np.zeros(0, dtype=np.int64)
+            return [0] * (rows + 1), empty, empty
         width = docs // count
         maxima = np.maximum.reduceat(scores, np.arange(0, count * width, width), axis=1)
         bound = maxima.min(axis=1) - 1e-6
@@ -314,17 +378,19 @@ class CharNgramIndex:
         starts = np.searchsorted(row, np.arange(rows + 1))
         keep = np.arange(len(row)) - starts[row] < count
         row, col, written = row[keep], col[keep], written[keep]
+        bounds = np.searchsorted(row, np.arange(rows + 1)).tolist()
+        return bounds, col.astype(np.int32), written
+
+    def _named(
+        self, bounds: list[int], col: NDArray[Any], written: NDArray[np.int64]
+    ) -> list[list[tuple[str, float]]]:
+        """``_ranks``' arrays as (document id, score) lists, one per row."""
         # the float nearest to the written decimal, as Python's round(x, 6) returns it
         values = (written / 1e6).tolist()
         names = self._names[col].tolist()
-        bounds = np.searchsorted(row, np.arange(rows + 1)).tolist()
         return [
-            list(
-                zip(
-                    names[bounds[r] : bounds[r + 1]], values[bounds[r] : bounds[r + 1]], strict=True
-                )
-            )
-            for r in range(rows)
+            list(zip(names[low:high], values[low:high], strict=True))
+            for low, high in zip(bounds, bounds[1:], strict=False)
         ]
 
 
@@ -370,19 +436,30 @@ def iter_baseline(
     return search_texts(*indexed_texts(corpus), topics, options)
 
 
-def indexed_texts(corpus: Sequence[CorpusRecord]) -> tuple[list[str], list[str]]:
-    """The ids and the indexed text (heading, a line break, text) of the sections."""
-    return [r.id for r in corpus], [f"{r.heading}\n{r.text}" for r in corpus]
+def indexed_texts(corpus: Iterable[CorpusRecord]) -> tuple[list[str], list[str]]:
+    """The ids and the indexed text (heading, a line break, text) of the sections (read once:
+    records streamed from a file are let go one by one)."""
+    ids: list[str] = []
+    texts: list[str] = []
+    for record in corpus:
+        ids.append(record.id)
+        texts.append(f"{record.heading}\n{record.text}")
+    return ids, texts
 
 
 def search_texts(
-    doc_ids: list[str], texts: list[str], topics: Mapping[str, str], options: BaselineOptions
+    doc_ids: list[str],
+    texts: list[str],
+    topics: Mapping[str, str],
+    options: BaselineOptions,
+    workers: int = 1,
 ) -> Iterable[tuple[str, list[tuple[str, float]]]]:
-    """Index ``texts`` and search ``topics``, one query at a time; ``texts`` is emptied once
-    indexed (the index keeps what the search needs), so a caller holding no other reference
-    frees the corpus text before the search."""
+    """Index ``texts`` and search ``topics``, one query at a time (on ``workers`` processes,
+    see ``CharNgramIndex.iter_search``); ``texts`` is emptied once indexed (the index keeps
+    what the search needs), so a caller holding no other reference frees the corpus text
+    before the search."""
     if not doc_ids:
         return ((qid, []) for qid in topics)
     index = CharNgramIndex(doc_ids, texts, options)
     texts.clear()
-    return index.iter_search(topics, options.k)
+    return index.iter_search(topics, options.k, workers)

@@ -1,23 +1,22 @@
 """How hard a query is by word overlap, and the groups `eval --by` and `--subset` report on.
 
 Authors write quick-reference questions with the words of their own section, which favours
-word-matching retrievers (the seed says so). The overlap of a query is the share of its
-distinct comparison units (``text.units``: the matcher's units -- Latin light stems, CJK and
-Hangul bigrams) found in the units of its labelled sections (grade 2 in the qrels): in their
-headings, in their text, and in either. Pure: records in, numbers out.
+word-matching retrievers (the seed says so). The overlap of a query is ``overlap.overlap``
+(the share of its matcher units found in its labelled sections), taken here against the
+sections graded highest in the qrels being evaluated, which an audit may have corrected since
+the build wrote golden.jsonl's. Pure: records in, numbers out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from ..buildfolder import Build, Qrels
 from ..errors import DataError
 from ..layout import CORPUS, GOLDEN
-from ..models import CorpusRecord, GoldenQuery
+from ..models import CorpusRecord, GoldenQuery, Overlap
+from ..overlap import overlap
 from ..patterns import LOW_CONFIDENCE
-from ..text import units
 
 #: What `eval --by` groups queries by.
 GROUPINGS: tuple[str, ...] = ("overlap", "rule", "confidence", "article")
@@ -25,30 +24,6 @@ GROUPINGS: tuple[str, ...] = ("overlap", "rule", "confidence", "article")
 #: The overlap groups: the set's queries in thirds by overlap (ties by qid order), so each
 #: group is a third of the set whatever its level; "hard" in --subset is the lowest.
 TERCILES: tuple[str, ...] = ("low", "mid", "high")
-
-
-@dataclass(frozen=True)
-class Overlap:
-    """Shares (0-1) of a query's distinct units found in its labelled sections."""
-
-    heading: float
-    text: float
-    section: float
-
-
-def overlap(query: str, sections: Sequence[CorpusRecord]) -> Overlap | None:
-    """The query's overlap with ``sections``; None when the query has no unit."""
-    wanted = set(units(query))
-    if not wanted:
-        return None
-    heading = {u for record in sections for u in units(record.heading)}
-    text = {u for record in sections for u in units(record.text)}
-    size = len(wanted)
-    return Overlap(
-        heading=len(wanted & heading) / size,
-        text=len(wanted & text) / size,
-        section=len(wanted & (heading | text)) / size,
-    )
 
 
 def overlaps(
