@@ -269,6 +269,49 @@ def test_an_unreviewed_build_says_so_and_size_categories() -> None:
     ]
 
 
+def _table_row(text: str, name: str) -> list[str]:
+    (line,) = [line for line in text.splitlines() if line.startswith(f"| {name} |")]
+    return [cell.strip() for cell in line.strip("|").split("|")][1:]
+
+
+def test_the_card_states_the_difficulty_report_json_holds(reviewed: Path, tmp_path: Path) -> None:
+    overlap = json.loads((reviewed / "report.json").read_text("utf-8"))["overlap"]
+    text = (export(reviewed, tmp_path / "hf", "--format", "jsonl") / "README.md").read_text("utf-8")
+    section = text.split("## Difficulty\n", 1)[1].split("\n## ", 1)[0]
+    assert f"each of the {overlap['queries']} queries" in section
+    header = _table_row(section, "share in")
+    bands = list(overlap["heading"]["bands"])
+    assert header == ["q1", "median", "q3", *bands] and bands == [
+        "none",
+        "few",
+        "some",
+        "most",
+        "all",
+    ]
+    for share in ("heading", "text"):
+        cells = _table_row(section, share)
+        figures = overlap[share]
+        for cell, key in zip(cells[:3], ("q1", "median", "q3"), strict=True):
+            assert float(cell) == pytest.approx(figures[key], abs=5e-4), (share, key)
+        assert [int(cell) for cell in cells[3:]] == [figures["bands"][b] for b in bands]
+        assert sum(figures["bands"].values()) == overlap["queries"]
+    assert "--by overlap" in section and "--subset hard" in section
+    assert text.index("## Difficulty") < text.index("## Licence")
+
+
+def test_an_older_build_without_overlap_has_no_difficulty_section(
+    reviewed: Path, tmp_path: Path
+) -> None:
+    older = tmp_path / "older"
+    shutil.copytree(reviewed, older)
+    report = json.loads((older / "report.json").read_text("utf-8"))
+    del report["overlap"]
+    (older / "report.json").write_text(json.dumps(report), encoding="utf-8")
+    text = (export(older, tmp_path / "hf", "--format", "jsonl") / "README.md").read_text("utf-8")
+    assert "## How the labels were made" in text and "## Licence" in text
+    assert "Difficulty" not in text and "--subset hard" not in text
+
+
 # --------------------------------------------------------------------------- the real libraries
 
 

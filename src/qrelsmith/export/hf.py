@@ -6,8 +6,9 @@ or a folder: ``corpus`` (``_id``, ``title``, ``text``; title = heading), ``queri
 section, 1 the rest of its article). Parquet (pyarrow, the ``[hf]`` extra) or JSON lines (no
 extra). ``README.md`` is the dataset card: YAML header (configs, languages, the licence the
 user states, size category, task) and a body that says how the labels were made, from
-report.json and, when a review was applied, its precision. Nothing of this is imported by
-``build``.
+report.json and, when a review was applied, its precision, and -- when report.json has its
+``overlap`` block -- how much of each query's words its sections hold. Nothing of this is
+imported by ``build``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 from ..errors import DataError, UsageError
 from ..files import atomic_open_bytes, write_jsonl, write_text
 from ..layout import REPORT
-from ..models import Report, ReviewSummary
+from ..models import OverlapReport, Report, ReviewSummary
 from .records import ExportSource, GoldenSet
 
 FORMATS = ("parquet", "jsonl")
@@ -154,6 +155,39 @@ def _plain_header(metadata: dict[str, object]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def difficulty(overlap: OverlapReport | None) -> list[str]:
+    """The card's "Difficulty" section from report.json's ``overlap`` (none for an older build
+    that has no such block): quartiles and band counts of the heading and text shares."""
+    if overlap is None:
+        return []
+    shares = {"heading": overlap.heading, "text": overlap.text}
+    bands = list(overlap.heading.bands)
+    rows = [
+        f"| {name} | {s.q1:.3f} | {s.median:.3f} | {s.q3:.3f} | "
+        + " | ".join(str(s.bands.get(band, 0)) for band in bands)
+        + " |"
+        for name, s in shares.items()
+    ]
+    return [
+        "## Difficulty",
+        "",
+        f"For each of the {overlap.queries} queries with a comparable word "
+        f"({overlap.without_units} without one), the share of its distinct words (light "
+        "stems; CJK and Hangul bigrams) found in the heading and in the text of its labelled "
+        "sections: quartiles, and queries per band (none = 0, few < 1/3, some < 2/3, most < 1, "
+        "all = 1).",
+        "",
+        "| share in | q1 | median | q3 | " + " | ".join(bands) + " |",
+        "|---|---|---|---|" + "---|" * len(bands),
+        *rows,
+        "",
+        "Authors write their questions with their own section's words, so the queries in the "
+        "low bands are the ones that separate dense retrievers from word-matching ones: "
+        "`qrelsmith eval --by overlap` and `--subset hard` evaluate them apart.",
+        "",
+    ]
+
+
 def card(facts: CardFacts, fmt: str, counts: dict[str, int]) -> str:
     """The dataset card: YAML header and how the labels were made."""
     report = facts.report
@@ -210,6 +244,7 @@ def card(facts: CardFacts, fmt: str, counts: dict[str, int]) -> str:
         f"Built by {report.manifest.tool} {report.manifest.version}; inputs sha256 "
         f"`{report.manifest.inputs_sha256}`.",
         "",
+        *difficulty(report.overlap),
         "## Licence",
         "",
         f"`{facts.license}`, as stated by the publisher of this dataset.",
