@@ -11,7 +11,7 @@ from .evidence import with_evidence
 from .labels import named, same_article_count
 from .layout import query_id, section_id
 from .matching import HeadingIndex, SectionHeadings, match_table
-from .models import Article, GoldenQuery, Origin, Rejected, TableMiss
+from .models import Article, GoldenQuery, Origin, QuickRefRow, Rejected, RejectReason, TableMiss
 from .overlap import with_overlap
 from .parse import Element, cleaned, dropped, parse_html, remove_element
 from .patterns import MAX_QUERY_CHARS, QUICKREF_MAX_ROWS
@@ -95,13 +95,7 @@ def article_queries(
     rejected: list[Rejected] = []
     rows = article.table.rows[:QUICKREF_MAX_ROWS]
     cut = [
-        Rejected(
-            path=origin_path,
-            row=row.row,
-            query=row.query[:MAX_QUERY_CHARS],
-            reference=row.reference[:MAX_QUERY_CHARS],
-            reason="table_too_long",
-        )
+        _rejected_unread(origin_path, row, "table_too_long")
         for row in article.table.rows[QUICKREF_MAX_ROWS:]
     ]
     matches = match_table(
@@ -111,15 +105,7 @@ def article_queries(
     )
     for row, match in zip(rows, matches, strict=True):
         if len(row.query) > MAX_QUERY_CHARS:  # not a question a person types
-            rejected.append(
-                Rejected(
-                    path=origin_path,
-                    row=row.row,
-                    query=row.query[:MAX_QUERY_CHARS],
-                    reference=row.reference[:MAX_QUERY_CHARS],
-                    reason="too_long",
-                )
-            )
+            rejected.append(_rejected_unread(origin_path, row, "too_long"))
             continue
         if not row.query.strip() or not match.section_ids or match.rule is None:
             rejected.append(
@@ -149,3 +135,14 @@ def article_queries(
             )
         )
     return with_overlap(with_evidence(queries, article), article.sections), rejected + cut
+
+
+def _rejected_unread(path: str, row: QuickRefRow, reason: RejectReason) -> Rejected:
+    """A row rejected before matching: its texts cut to MAX_QUERY_CHARS for the report."""
+    return Rejected(
+        path=path,
+        row=row.row,
+        query=row.query[:MAX_QUERY_CHARS],
+        reference=row.reference[:MAX_QUERY_CHARS],
+        reason=reason,
+    )
