@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -48,6 +48,10 @@ BATCH = 64
 #: Characters counted at once when building the index: bounds the n-gram work arrays (~100
 #: bytes a character at their peak) at ~50 MB whatever the corpus size.
 CHUNK_CHARS = 500_000
+
+#: Ranges of n-grams the weight matrix is filled in, one after the other: the postings kept
+#: for a range are let go as its block of the matrix fills.
+RANGES = 8
 
 #: The longest n-gram packed into one 63-bit integer (21 bits a code point).
 PACKED_N = 3
@@ -158,26 +162,56 @@ def packed_counts(
         yield start, end, doc + start, packed, counts
 
 
+class _Piece(NamedTuple):
+    """One chunk's postings of one term range, grouped by n-gram: ``ids`` (first-seen id of
+    each n-gram) and ``runs`` (its documents' count) per n-gram, then ``owner`` (document, from
+    the chunk's first) and ``tally`` (count in it) per posting, documents in order."""
+
+    start: int
+    ids: NDArray[np.uint32]
+    runs: NDArray[Any]
+    owner: NDArray[Any]
+    tally: NDArray[Any]
+
+
+def _narrow(most: int) -> type[np.unsignedinteger[Any]]:
+    """The smallest unsigned integer type holding ``most``."""
+    return np.uint8 if most < 1 << 8 else np.uint16 if most < 1 << 16 else np.uint32
+
+
 class _PackedBm25:
     """BM25 over packed n-grams: the terms x documents weight matrix, built chunk by chunk.
 
-    Pass one keeps, per chunk, each n-gram as the id it got when first seen (4 bytes) and its
-    count (1 byte, wider when a count needs it), and the sorted vocabulary of all; pass two
-    maps the ids to the strings' order and fills the weight matrix in place, term by term,
-    documents in order (a counting sort: no second copy). Peak: ~17 bytes per document-term
-    entry (12 for the matrix)."""
+    Pass one sorts each chunk's postings by n-gram (documents stay in order) and keeps them
+    cut in RANGES ranges of n-grams (bounds from the first chunk): per n-gram the id it got
+    when first seen (4 bytes) and its posting count, per posting the document (2 bytes) and
+    the count (1 byte, wider when needed), with the sorted vocabulary of all. Pass two fills
+    the weight matrix one range at a time, term by term, documents in order: a range's
+    postings are let go as its block of the matrix fills, so the peak is about the matrix
+    (12 bytes an entry) rather than the matrix and every chunk's postings."""
 
     def __init__(self, texts: Sequence[str], options: BaselineOptions):
         self.ngrams = options.ngrams
         docs = len(texts)
         lengths = np.zeros(docs, dtype=np.float64)
-        kept: list[tuple[int, NDArray[np.int64], NDArray[np.uint32], NDArray[Any]]] = []
+        pieces: list[list[_Piece]] = [[] for _ in range(RANGES)]
+        bounds: NDArray[np.int64] | None = (
+            None  # the packed n-gram each range but the first begins at
+        )
         # every n-gram seen so far, sorted, with the id it got when first seen
         seen = np.zeros(0, dtype=np.int64)
         seen_ids = np.zeros(0, dtype=np.uint32)
         for start, end, doc, packed, counts in packed_counts(texts, self.ngrams):
             lengths += np.bincount(doc, weights=counts, minlength=docs)
-            vocabulary, local = np.unique(packed, return_inverse=True)
+            if not len(packed):
+                continue
+            order = np.argsort(packed, kind="stable")  # by n-gram, documents in order
+            packed = packed[order]
+            heads = np.flatnonzero(np.concatenate([[True], packed[1:] != packed[:-1]]))
+            vocabulary = packed[heads]
+            if bounds is None:  # ranges of about as many postings each, in the first chunk
+                bounds = packed[np.arange(1, RANGES) * len(packed) // RANGES]
+            del packed
             at = np.searchsorted(seen, vocabulary)
             known = at < len(seen)
             known[known] = seen[at[known]] == vocabulary[known]
@@ -187,44 +221,70 @@ class _PackedBm25:
             ids[fresh] = np.arange(len(seen), len(seen) + int(fresh.sum()), dtype=np.uint32)
             seen = np.insert(seen, at[fresh], vocabulary[fresh])
             seen_ids = np.insert(seen_ids, at[fresh], ids[fresh])
-            most = counts.max(initial=0)
-            narrow = np.uint8 if most < 1 << 8 else np.uint16 if most < 1 << 16 else np.uint32
-            per_doc = np.bincount(doc - start, minlength=end - start)
-            kept.append((start, per_doc, ids[local], counts.astype(narrow)))
+            width = _narrow(end - start)
+            runs = np.diff(np.append(heads, len(order))).astype(width)
+            owner = (doc[order] - start).astype(width)
+            tally = counts[order].astype(_narrow(int(counts.max())))
+            cuts = np.concatenate([[0], np.searchsorted(vocabulary, bounds), [len(vocabulary)]])
+            posts = np.append(heads, len(order))[cuts]
+            for part in range(RANGES):
+                low, high, first, last = cuts[part], cuts[part + 1], posts[part], posts[part + 1]
+                pieces[part].append(
+                    _Piece(
+                        start,
+                        ids[low:high].copy(),
+                        runs[low:high].copy(),
+                        owner[first:last].copy(),
+                        tally[first:last].copy(),
+                    )
+                )
+            del order, heads, vocabulary, ids, runs, owner, tally
         self.vocabulary = seen
         # first-seen id -> term number in the strings' order
-        term_of = np.empty(len(seen), dtype=np.int32)
-        term_of[seen_ids] = np.arange(len(seen), dtype=np.int32)
+        term_of = np.empty(len(seen), dtype=np.int64)
+        term_of[seen_ids] = np.arange(len(seen), dtype=np.int64)
         del seen_ids
-        df = np.zeros(len(self.vocabulary), dtype=np.int64)
-        for _, _, stored, _ in kept:
-            df += np.bincount(term_of[stored], minlength=len(df))
+        entries = sum(len(piece.owner) for part in pieces for piece in part)
+        index = np.int32 if max(entries, docs) < 1 << 31 else np.int64  # one type: no copy
+        indptr = np.zeros(len(seen) + 1, dtype=index)
+        data = np.empty(entries, dtype=np.float64)
+        indices = np.empty(entries, dtype=index)
         k1, b = options.k1, options.b
         # the expressions of _bm25_weights, in its order, so every weight is the same double
         average = lengths.mean() if docs else 1.0
-        idf = np.log1p((docs - df + 0.5) / (df + 0.5))
         row_norm = k1 * (1.0 - b + b * lengths / (average or 1.0))
-        indptr = np.zeros(len(df) + 1, dtype=np.int64)
-        np.cumsum(df, out=indptr[1:])
-        data = np.empty(int(indptr[-1]), dtype=np.float64)
-        indices = np.empty(int(indptr[-1]), dtype=np.int32)
-        filled = indptr[:-1].copy()
-        while kept:
-            first, per_doc, stored, tallies = kept.pop(0)
-            terms = term_of[stored]
-            del stored
-            owner = np.repeat(np.arange(first, first + len(per_doc), dtype=np.int32), per_doc)
-            order = np.argsort(terms, kind="stable")  # documents stay in order within a term
-            terms, owner = terms[order], owner[order]
-            tf = tallies[order].astype(np.float64)
-            starts = np.searchsorted(terms, terms, side="left")
-            slots = filled[terms] + (np.arange(len(terms)) - starts)
-            data[slots] = idf[terms] * tf * (k1 + 1.0) / (tf + row_norm[owner])
-            indices[slots] = owner
-            filled += np.bincount(terms, minlength=len(filled))
-            del terms, owner, tf, order, starts, slots
-            _give_back()  # the chunk's freed arrays, while the matrix's pages fill up
-        self.matrix = sparse.csr_matrix((data, indices, indptr), shape=(len(df), docs), copy=False)
+        low, offset = 0, 0
+        for part in range(RANGES):
+            high = (
+                int(np.searchsorted(seen, bounds[part]))
+                if bounds is not None and part < RANGES - 1
+                else len(seen)
+            )
+            block, pieces[part] = pieces[part], []
+            df = np.zeros(high - low, dtype=np.int64)
+            for piece in block:
+                df[term_of[piece.ids] - low] += piece.runs  # an n-gram once a piece
+            idf = np.log1p((docs - df + 0.5) / (df + 0.5))
+            filled = offset + np.concatenate([[0], np.cumsum(df)[:-1]]).astype(np.int64)
+            indptr[low + 1 : high + 1] = offset + np.cumsum(df)
+            offset += int(df.sum())
+            while block:
+                piece = block.pop(0)
+                terms = term_of[piece.ids] - low
+                runs = piece.runs.astype(np.int64)
+                before = np.cumsum(runs) - runs  # each n-gram's first posting in the piece
+                slots = np.repeat(filled[terms] - before, runs) + np.arange(len(piece.owner))
+                owner = piece.owner.astype(index) + piece.start
+                tf = piece.tally.astype(np.float64)
+                data[slots] = np.repeat(idf[terms], runs) * tf * (k1 + 1.0) / (tf + row_norm[owner])
+                indices[slots] = owner
+                filled[terms] += runs
+                del piece, terms, runs, before, slots, owner, tf
+            _give_back()  # the range's freed postings, while the matrix's pages fill up
+            low = high
+        self.matrix = sparse.csr_matrix(
+            (data, indices, indptr), shape=(len(seen), docs), copy=False
+        )
 
     def score(self, queries: list[str]) -> sparse.csr_matrix:
         """Queries x documents: the sum of the weights of each distinct query n-gram."""
