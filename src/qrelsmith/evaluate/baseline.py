@@ -77,28 +77,35 @@ def prepare(text: str) -> str:
 
 
 def _packed_chunk(
-    texts: Sequence[str], ngrams: tuple[int, int]
+    texts: Sequence[str], ngrams: tuple[int, int], by_ngram: bool = False
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
     """(document, packed n-gram, count) of every distinct n-gram of each text, sorted by
-    document then n-gram. A code point c is the digit c + 1 in 21 bits; a missing one is 0,
-    so a shorter n-gram sorts before the longer ones it begins, as strings do."""
+    document then n-gram (``by_ngram``: by n-gram, then document). A code point c is the digit
+    c + 1 in 21 bits; a missing one is 0, so a shorter n-gram sorts before the longer ones it
+    begins, as strings do."""
     empty = np.zeros(0, dtype=np.int64)
     lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
     if not lengths.sum():
         return empty, empty, empty
     codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     # within the chunk, code points as ranks of a small alphabet: (doc, n-gram) fits one int64
-    alphabet, ranks = np.unique(codes, return_inverse=True)
-    digits = ranks.astype(np.int64) + 1
+    # the code points present, and each one's rank among them (a table, not a sort)
+    present = np.zeros(int(codes.max()) + 1, dtype=np.int64)
+    present[codes] = 1
+    alphabet = np.flatnonzero(present)
+    digits = np.cumsum(present)[codes]  # rank + 1
     base = len(alphabet) + 1
     if len(texts) > 1 and len(texts) * base**PACKED_N >= 1 << 62:
         half = len(texts) // 2  # too many documents or characters for one int64 key
-        first, second = _packed_chunk(texts[:half], ngrams), _packed_chunk(texts[half:], ngrams)
-        return (
-            np.concatenate([first[0], second[0] + half]),
-            np.concatenate([first[1], second[1]]),
-            np.concatenate([first[2], second[2]]),
-        )
+        first = _packed_chunk(texts[:half], ngrams, by_ngram)
+        second = _packed_chunk(texts[half:], ngrams, by_ngram)
+        doc = np.concatenate([first[0], second[0] + half])
+        packed = np.concatenate([first[1], second[1]])
+        counts = np.concatenate([first[2], second[2]])
+        if by_ngram:  # the halves merged: by n-gram, documents in order (first half first)
+            order = np.argsort(packed, kind="stable")
+            doc, packed, counts = doc[order], packed[order], counts[order]
+        return doc, packed, counts
     ends = np.repeat(np.cumsum(lengths), lengths)
     docs = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
     positions = np.arange(len(codes), dtype=np.int64)
@@ -108,9 +115,15 @@ def _packed_chunk(
         for offset in range(1, n):
             local[:-offset] += digits[offset:] * base ** (PACKED_N - 1 - offset)
         valid = positions + n <= ends
-        parts.append(docs[valid] * base**PACKED_N + local[valid])
+        if by_ngram:
+            parts.append(local[valid] * len(texts) + docs[valid])
+        else:
+            parts.append(docs[valid] * base**PACKED_N + local[valid])
     combined, counts = np.unique(np.concatenate(parts), return_counts=True)
-    doc, local = np.divmod(combined, base**PACKED_N)
+    if by_ngram:
+        local, doc = np.divmod(combined, len(texts))
+    else:
+        doc, local = np.divmod(combined, base**PACKED_N)
     packed = np.zeros(len(local), dtype=np.int64)
     for place in range(PACKED_N):
         digit = (local // base ** (PACKED_N - 1 - place)) % base
@@ -153,12 +166,13 @@ def _chunks(texts: Sequence[str]) -> Iterator[tuple[int, int]]:
 
 
 def packed_counts(
-    texts: Sequence[str], ngrams: tuple[int, int]
+    texts: Sequence[str], ngrams: tuple[int, int], by_ngram: bool = False
 ) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]]:
     """Per chunk of texts [start, end), prepared there (so no prepared copy of a whole corpus
-    is held): (start, end, document, packed n-gram, count)."""
+    is held): (start, end, document, packed n-gram, count), in ``_packed_chunk``'s order."""
     for start, end in _chunks(texts):
-        doc, packed, counts = _packed_chunk([prepare(t) for t in texts[start:end]], ngrams)
+        prepared = [prepare(t) for t in texts[start:end]]
+        doc, packed, counts = _packed_chunk(prepared, ngrams, by_ngram)
         yield start, end, doc + start, packed, counts
 
 
@@ -201,12 +215,10 @@ class _PackedBm25:
         # every n-gram seen so far, sorted, with the id it got when first seen
         seen = np.zeros(0, dtype=np.int64)
         seen_ids = np.zeros(0, dtype=np.uint32)
-        for start, end, doc, packed, counts in packed_counts(texts, self.ngrams):
-            lengths += np.bincount(doc, weights=counts, minlength=docs)
+        for start, end, doc, packed, counts in packed_counts(texts, self.ngrams, by_ngram=True):
+            lengths[start:end] += np.bincount(doc - start, weights=counts, minlength=end - start)
             if not len(packed):
                 continue
-            order = np.argsort(packed, kind="stable")  # by n-gram, documents in order
-            packed = packed[order]
             heads = np.flatnonzero(np.concatenate([[True], packed[1:] != packed[:-1]]))
             vocabulary = packed[heads]
             if bounds is None:  # ranges of about as many postings each, in the first chunk
@@ -222,11 +234,11 @@ class _PackedBm25:
             seen = np.insert(seen, at[fresh], vocabulary[fresh])
             seen_ids = np.insert(seen_ids, at[fresh], ids[fresh])
             width = _narrow(end - start)
-            runs = np.diff(np.append(heads, len(order))).astype(width)
-            owner = (doc[order] - start).astype(width)
-            tally = counts[order].astype(_narrow(int(counts.max())))
+            runs = np.diff(np.append(heads, len(doc))).astype(width)
+            owner = (doc - start).astype(width)
+            tally = counts.astype(_narrow(int(counts.max())))
             cuts = np.concatenate([[0], np.searchsorted(vocabulary, bounds), [len(vocabulary)]])
-            posts = np.append(heads, len(order))[cuts]
+            posts = np.append(heads, len(doc))[cuts]
             for part in range(RANGES):
                 low, high, first, last = cuts[part], cuts[part + 1], posts[part], posts[part + 1]
                 pieces[part].append(
@@ -238,7 +250,7 @@ class _PackedBm25:
                         tally[first:last].copy(),
                     )
                 )
-            del order, heads, vocabulary, ids, runs, owner, tally
+            del heads, vocabulary, ids, runs, owner, tally
         self.vocabulary = seen
         # first-seen id -> term number in the strings' order
         term_of = np.empty(len(seen), dtype=np.int64)
