@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -36,10 +36,17 @@ from ..config import BaselineOptions
 from ..models import CorpusRecord
 from ..parallel import ForkedPart
 from ..text import fold_case
-from .runs import Run
+from .runs import Run, ranking_lines
 
 #: One batch's rankings: row bounds into the next two, document numbers, written millionths.
 _Ranked = tuple[list[int], NDArray[Any], NDArray[np.int64]]
+#: What a batch of queries and its rankings are made into where they were searched.
+Shaped = TypeVar("Shaped")
+
+
+def _as_is(batch: Sequence[str], ranked: _Ranked) -> tuple[Sequence[str], _Ranked]:
+    return batch, ranked
+
 
 #: Queries scored per sparse product: bounds the score block at BATCH x sections (64 x 100k
 #: sections is 51 MB dense, ~80 MB as the product's sparse result).
@@ -419,34 +426,63 @@ class CharNgramIndex:
         while this one searches the first and hands its rankings on; theirs come after, in
         order, read back from their files. Every query's ranking is computed alone, so the
         results are those of one process."""
+        for batch, ranked in self._in_parts(queries, k, workers, _as_is):
+            yield from zip(batch, self._named(*ranked), strict=True)
+
+    def iter_lines(
+        self, queries: Mapping[str, str], k: int, tag: str, workers: int = 1
+    ) -> Iterator[tuple[int, str]]:
+        """``iter_search``'s run as ``runs.write_run`` writes it: (line count, text) a batch
+        of queries at a time, in query order, each formatted by the process that searched
+        it (so the formatting, ~1/8 of a large run's work, is shared out too)."""
+        return self._in_parts(queries, k, workers, partial(self._lines, tag))
+
+    def _lines(self, tag: str, batch: Sequence[str], ranked: _Ranked) -> tuple[int, str]:
+        rankings = self._named(*ranked)
+        text = "".join(
+            ranking_lines(qid, docs, tag) for qid, docs in zip(batch, rankings, strict=True)
+        )
+        return sum(map(len, rankings)), text
+
+    def _in_parts(
+        self,
+        queries: Mapping[str, str],
+        k: int,
+        workers: int,
+        shape: Callable[[Sequence[str], _Ranked], Shaped],
+    ) -> Iterator[Shaped]:
+        """``shape`` of each batch and its rankings, in query order, the queries searched on
+        ``workers`` processes (see ``iter_search``); a part's batches are shaped where it
+        is searched."""
         qids = list(queries)
         parts = min(workers, len(qids) // BATCH) if ForkedPart.available() else 1
         if parts < 2:
-            for batch, ranked in self._ranked(queries, qids, k):
-                yield from zip(batch, self._named(*ranked), strict=True)
+            yield from self._shaped(queries, qids, k, shape)
             return
         cuts = [len(qids) * part // parts for part in range(parts + 1)]
         forked = [
-            ForkedPart(partial(self._ranked, queries, qids[low:high], k))
+            ForkedPart(partial(self._shaped, queries, qids[low:high], k, shape))
             for low, high in zip(cuts[1:-1], cuts[2:], strict=True)
         ]
         try:
-            for batch, ranked in self._ranked(queries, qids[: cuts[1]], k):
-                yield from zip(batch, self._named(*ranked), strict=True)
+            yield from self._shaped(queries, qids[: cuts[1]], k, shape)
             for part in forked:
-                for batch, ranked in part.items():
-                    yield from zip(batch, self._named(*ranked), strict=True)
+                yield from part.items()
         finally:
             for part in forked:
                 part.close()
 
-    def _ranked(
-        self, queries: Mapping[str, str], qids: Sequence[str], k: int
-    ) -> Iterator[tuple[Sequence[str], _Ranked]]:
-        """Per batch of ``qids``: the batch and its rankings as arrays (``_ranks``)."""
+    def _shaped(
+        self,
+        queries: Mapping[str, str],
+        qids: Sequence[str],
+        k: int,
+        shape: Callable[[Sequence[str], _Ranked], Shaped],
+    ) -> Iterator[Shaped]:
+        """Per batch of ``qids``: ``shape`` of the batch and its rankings (``_ranks``)."""
         for start in range(0, len(qids), BATCH):
             batch = qids[start : start + BATCH]
-            yield batch, self._ranks(self._rows([queries[qid] for qid in batch]), k)
+            yield shape(batch, self._ranks(self._rows([queries[qid] for qid in batch]), k))
 
     def search(self, queries: Mapping[str, str], k: int) -> Run:
         """qid -> top-k (docid, score), best first; documents scoring 0 are left out."""
@@ -572,8 +608,34 @@ def search_texts(
     see ``CharNgramIndex.iter_search``); ``texts`` is emptied once indexed (the index keeps
     what the search needs), so a caller holding no other reference frees the corpus text
     before the search."""
-    if not doc_ids:
+    index = _indexed(doc_ids, texts, options)
+    if index is None:
         return ((qid, []) for qid in topics)
+    return index.iter_search(topics, options.k, workers)
+
+
+def search_lines(
+    doc_ids: list[str],
+    texts: list[str],
+    topics: Mapping[str, str],
+    options: BaselineOptions,
+    workers: int = 1,
+) -> Iterable[tuple[int, str]]:
+    """``search_texts``' run as ``runs.write_run`` writes it (tag ``options.tag``), in
+    (line count, text) chunks for ``runs.write_lines``: each process formats what it
+    searched."""
+    index = _indexed(doc_ids, texts, options)
+    if index is None:
+        return iter(())
+    return index.iter_lines(topics, options.k, options.tag, workers)
+
+
+def _indexed(
+    doc_ids: list[str], texts: list[str], options: BaselineOptions
+) -> CharNgramIndex | None:
+    """The index of ``texts`` (then emptied), None without documents."""
+    if not doc_ids:
+        return None
     index = CharNgramIndex(doc_ids, texts, options)
     texts.clear()
-    return index.iter_search(topics, options.k, workers)
+    return index
