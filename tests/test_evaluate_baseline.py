@@ -205,3 +205,17 @@ def test_a_chunk_too_large_for_one_key_is_counted_in_halves_in_either_order() ->
     assert len(by_doc) == 8000 * (12 + 11 + 10)
     assert np.array_equal(by_doc, by_doc[np.lexsort((by_doc[:, 1], by_doc[:, 0]))])
     assert np.array_equal(by_ngram, by_doc[np.lexsort((by_doc[:, 0], by_doc[:, 1]))])
+
+
+def test_rows_are_the_sparse_products_doubles() -> None:
+    """Each document's weights are added in the product's order (its terms' order), so the
+    rows are the product's doubles, not merely close to them."""
+    rng = np.random.default_rng(11)
+    alphabet = list("あいうえおかきくけこさしすせそたちつてとabcdefgh")
+    texts = ["".join(rng.choice(alphabet, int(rng.integers(20, 400)))) for _ in range(400)]
+    index = CharNgramIndex([f"d{i}" for i in range(len(texts))], texts, BaselineOptions())
+    queries = ["".join(rng.choice(alphabet, int(rng.integers(0, 40)))) for _ in range(150)]
+    rows = np.array(list(index._packed.rows(queries)))
+    product = index._packed.score(queries).toarray()
+    assert rows.shape == product.shape and (product > 0).sum() > 10_000
+    assert np.array_equal(rows, product)
