@@ -12,7 +12,7 @@ import pytest
 from qrelsmith.config import BaselineOptions
 from qrelsmith.evaluate import baseline
 from qrelsmith.evaluate.baseline import CharNgramIndex, packed_counts, prepare
-from qrelsmith.evaluate.runs import write_run
+from qrelsmith.evaluate.runs import write_lines, write_run
 
 TEXTS = [
     "RDPのポート番号3389（TCPとUDP）と ss での確かめ方",
@@ -175,6 +175,17 @@ def test_two_workers_give_the_one_process_results_in_query_order() -> None:
     for workers in (2, 3, 8):  # 8 asks more parts than there are batches: 3 are made
         assert list(index.iter_search(queries, 10, workers=workers)) == alone
     assert sum(1 for _, ranked in alone if ranked) > 200  # the queries find something
+
+
+def test_run_lines_formatted_in_each_process_are_write_runs_bytes() -> None:
+    index, queries = _many_queries()
+    expected = io.StringIO()
+    lines = write_run(expected, index.iter_search(queries, 10, workers=1), "t")
+    for workers in (1, 2, 3):
+        written = io.StringIO()
+        assert write_lines(written, index.iter_lines(queries, 10, "t", workers)) == lines
+        assert written.getvalue() == expected.getvalue()
+    assert lines > 2000
 
 
 def test_a_run_is_the_same_bytes_whatever_the_workers(tmp_path: Path) -> None:
