@@ -3,19 +3,23 @@
 Text is NFKC-normalised and case-folded (``text.fold_case``), runs of white space become one
 space, and the text is cut into character n-grams (2 and 3 by default), so Japanese, Korean
 and Chinese need no tokenizer. The BM25 here is Lucene's (idf = ln(1 + (N - df + 0.5) /
-(df + 0.5))), with each distinct query n-gram counted once; a batch of queries is scored with
-one sparse product over a terms x documents matrix of BM25 weights built once.
+(df + 0.5))), with each distinct query n-gram counted once, over a terms x documents matrix
+of BM25 weights built once. A query's scores are the sum of its terms' rows of that matrix.
 
 BM25 with n-grams of at most 3 characters counts with numpy, not scikit-learn: an n-gram is
 packed into one integer whose order is the strings' order (21 bits per code point, so the
 terms, their weights and the order in which a score is summed are those of scikit-learn's
 CountVectorizer, and the runs are the same to the byte). Counting 100k sections this way is
-~10x faster than CountVectorizer's Python strings, and holds no string per n-gram. TF-IDF and
-longer n-grams keep scikit-learn's vectorizers.
+~10x faster than CountVectorizer's Python strings, and holds no string per n-gram. The
+matrix is filled one range of n-grams at a time (``_PackedBm25``), so the chunks' counts are
+let go as it fills; a query's row is summed by one ``np.bincount`` over its terms' postings,
+which adds each document's weights in the order the sparse product adds them (the same
+doubles, ~2x faster). TF-IDF and longer n-grams keep scikit-learn's vectorizers and the
+sparse product.
 
 Why not bm25s: its weights are float32 and its BM25 variants differ in the tf term, so its
-runs could not be the ones this module has always written; the sparse product is what bm25s
-does too.
+runs could not be the ones this module has always written; its sparse scoring is what is done
+here too.
 
 Ranking: score as written (6 decimals) down, then document id down -- trec_eval's order; at
 the k-th place, of documents with the same written score the larger ids are kept.
