@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from qrelsmith.config import BaselineOptions
+from qrelsmith.evaluate import baseline
 from qrelsmith.evaluate.baseline import CharNgramIndex, packed_counts, prepare
-from qrelsmith.evaluate.runs import write_run
+from qrelsmith.evaluate.runs import write_lines, write_run
 
 TEXTS = [
     "RDPのポート番号3389（TCPとUDP）と ss での確かめ方",
@@ -52,6 +53,34 @@ def test_packed_index_writes_scikit_learns_run(ngrams: tuple[int, int], b: float
     packed = written(options, packed=True)
     assert packed == written(options, packed=False)
     assert packed.count("\n") > 5
+
+
+@pytest.mark.parametrize(("chunk_chars", "ranges"), [(40, 8), (40, 1), (1, 3), (10**6, 5)])
+def test_the_index_is_the_same_however_cut_in_chunks_and_ranges(
+    monkeypatch: pytest.MonkeyPatch, chunk_chars: int, ranges: int
+) -> None:
+    """Chunks of a few texts (later ones hold n-grams outside the ranges drawn from the
+    first) and any number of ranges fill the same matrix, and write scikit-learn's run."""
+    options = BaselineOptions()
+    whole = CharNgramIndex([f"d{i:02d}" for i in range(len(TEXTS))], TEXTS, options)
+    monkeypatch.setattr(baseline, "CHUNK_CHARS", chunk_chars)
+    monkeypatch.setattr(baseline, "RANGES", ranges)
+    cut = CharNgramIndex([f"d{i:02d}" for i in range(len(TEXTS))], TEXTS, options)
+    first, second = whole._packed.matrix, cut._packed.matrix
+    assert first.shape == second.shape and first.nnz == second.nnz > 100
+    for name in ("data", "indices", "indptr"):
+        assert np.array_equal(getattr(first, name), getattr(second, name))
+    assert written(options, packed=True) == written(options, packed=False)
+
+
+def test_counts_by_ngram_are_the_same_counts_sorted_by_ngram_then_document() -> None:
+    texts = [prepare(t) for t in TEXTS]
+    (_, _, doc, packed, counts), *_ = list(packed_counts(texts, (1, 3)))
+    (_, _, doc2, packed2, counts2), *_ = list(packed_counts(texts, (1, 3), by_ngram=True))
+    by_doc = list(zip(doc.tolist(), packed.tolist(), counts.tolist(), strict=True))
+    by_ngram = list(zip(doc2.tolist(), packed2.tolist(), counts2.tolist(), strict=True))
+    assert by_ngram == sorted(by_doc, key=lambda entry: (entry[1], entry[0]))
+    assert by_doc == sorted(by_doc)
 
 
 def test_counts_are_the_ngrams_of_the_prepared_text() -> None:
@@ -148,6 +177,17 @@ def test_two_workers_give_the_one_process_results_in_query_order() -> None:
     assert sum(1 for _, ranked in alone if ranked) > 200  # the queries find something
 
 
+def test_run_lines_formatted_in_each_process_are_write_runs_bytes() -> None:
+    index, queries = _many_queries()
+    expected = io.StringIO()
+    lines = write_run(expected, index.iter_search(queries, 10, workers=1), "t")
+    for workers in (1, 2, 3):
+        written = io.StringIO()
+        assert write_lines(written, index.iter_lines(queries, 10, "t", workers)) == lines
+        assert written.getvalue() == expected.getvalue()
+    assert lines > 2000
+
+
 def test_a_run_is_the_same_bytes_whatever_the_workers(tmp_path: Path) -> None:
     from qrelsmith.cli import main
 
@@ -160,3 +200,33 @@ def test_a_run_is_the_same_bytes_whatever_the_workers(tmp_path: Path) -> None:
         assert main(["baseline", str(out), "--out", str(target), "-j", workers]) == 0
         runs.append(target.read_bytes())
     assert runs[0] == runs[1] and len(runs[0].splitlines()) > 1000  # 87 queries: two batches
+
+
+def test_a_chunk_too_large_for_one_key_is_counted_in_halves_in_either_order() -> None:
+    """8,000 texts over 90,000 code points: (document, n-gram) cannot be one 63-bit key, so
+    the chunk is counted in halves, and the halves merged keep either order."""
+    alphabet = [chr(0x4E00 + i) for i in range(20_000)] + [chr(0x20000 + i) for i in range(70_000)]
+    texts = [
+        "".join(alphabet[(i * 12 + j) % len(alphabet)] for j in range(12)) for i in range(8000)
+    ]
+    doc, packed, counts = baseline._packed_chunk(texts, (1, 3))
+    doc2, packed2, counts2 = baseline._packed_chunk(texts, (1, 3), by_ngram=True)
+    by_doc = np.stack([doc, packed, counts], axis=1)
+    by_ngram = np.stack([doc2, packed2, counts2], axis=1)
+    assert len(by_doc) == 8000 * (12 + 11 + 10)
+    assert np.array_equal(by_doc, by_doc[np.lexsort((by_doc[:, 1], by_doc[:, 0]))])
+    assert np.array_equal(by_ngram, by_doc[np.lexsort((by_doc[:, 0], by_doc[:, 1]))])
+
+
+def test_rows_are_the_sparse_products_doubles() -> None:
+    """Each document's weights are added in the product's order (its terms' order), so the
+    rows are the product's doubles, not merely close to them."""
+    rng = np.random.default_rng(11)
+    alphabet = list("あいうえおかきくけこさしすせそたちつてとabcdefgh")
+    texts = ["".join(rng.choice(alphabet, int(rng.integers(20, 400)))) for _ in range(400)]
+    index = CharNgramIndex([f"d{i}" for i in range(len(texts))], texts, BaselineOptions())
+    queries = ["".join(rng.choice(alphabet, int(rng.integers(0, 40)))) for _ in range(150)]
+    rows = np.array(list(index._packed.rows(queries)))
+    product = index._packed.score(queries).toarray()
+    assert rows.shape == product.shape and (product > 0).sum() > 10_000
+    assert np.array_equal(rows, product)

@@ -48,8 +48,8 @@ def _ngrams(text: str) -> tuple[int, int]:
 
 def run_baseline(args: argparse.Namespace) -> int:
     """Retrieve the top k sections of every query with the character n-gram baseline."""
-    from ..evaluate.baseline import indexed_texts, search_texts
-    from ..evaluate.runs import write_run
+    from ..evaluate.baseline import indexed_texts, search_lines
+    from ..evaluate.runs import write_lines
     from ..models import CorpusRecord
     from ..parallel import default_workers
 
@@ -67,12 +67,12 @@ def run_baseline(args: argparse.Namespace) -> int:
     doc_ids, texts = indexed_texts(iter_records(build.folder / CORPUS, CorpusRecord))
     del build
     workers = args.workers or default_workers()
-    run = search_texts(doc_ids, texts, topics, options, workers)
+    run = search_lines(doc_ids, texts, topics, options, workers)
     if args.out == "-":
-        write_run(sys.stdout, run, options.tag)
+        write_lines(sys.stdout, run)
     else:
         with atomic_open(args.out) as handle:
-            lines = write_run(handle, run, options.tag)
+            lines = write_lines(handle, run)
         say(f"{len(topics)} queries, {lines} lines -> {args.out} ({options.tag})")
     return 0
 

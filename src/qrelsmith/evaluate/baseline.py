@@ -3,19 +3,23 @@
 Text is NFKC-normalised and case-folded (``text.fold_case``), runs of white space become one
 space, and the text is cut into character n-grams (2 and 3 by default), so Japanese, Korean
 and Chinese need no tokenizer. The BM25 here is Lucene's (idf = ln(1 + (N - df + 0.5) /
-(df + 0.5))), with each distinct query n-gram counted once; a batch of queries is scored with
-one sparse product over a terms x documents matrix of BM25 weights built once.
+(df + 0.5))), with each distinct query n-gram counted once, over a terms x documents matrix
+of BM25 weights built once. A query's scores are the sum of its terms' rows of that matrix.
 
 BM25 with n-grams of at most 3 characters counts with numpy, not scikit-learn: an n-gram is
 packed into one integer whose order is the strings' order (21 bits per code point, so the
 terms, their weights and the order in which a score is summed are those of scikit-learn's
 CountVectorizer, and the runs are the same to the byte). Counting 100k sections this way is
-~10x faster than CountVectorizer's Python strings, and holds no string per n-gram. TF-IDF and
-longer n-grams keep scikit-learn's vectorizers.
+~10x faster than CountVectorizer's Python strings, and holds no string per n-gram. The
+matrix is filled one range of n-grams at a time (``_PackedBm25``), so the chunks' counts are
+let go as it fills; a query's row is summed by one ``np.bincount`` over its terms' postings,
+which adds each document's weights in the order the sparse product adds them (the same
+doubles, ~2x faster). TF-IDF and longer n-grams keep scikit-learn's vectorizers and the
+sparse product.
 
 Why not bm25s: its weights are float32 and its BM25 variants differ in the tf term, so its
-runs could not be the ones this module has always written; the sparse product is what bm25s
-does too.
+runs could not be the ones this module has always written; its sparse scoring is what is done
+here too.
 
 Ranking: score as written (6 decimals) down, then document id down -- trec_eval's order; at
 the k-th place, of documents with the same written score the larger ids are kept.
@@ -26,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -36,10 +40,17 @@ from ..config import BaselineOptions
 from ..models import CorpusRecord
 from ..parallel import ForkedPart
 from ..text import fold_case
-from .runs import Run
+from .runs import Run, ranking_lines
 
 #: One batch's rankings: row bounds into the next two, document numbers, written millionths.
 _Ranked = tuple[list[int], NDArray[Any], NDArray[np.int64]]
+#: What a batch of queries and its rankings are made into where they were searched.
+Shaped = TypeVar("Shaped")
+
+
+def _as_is(batch: Sequence[str], ranked: _Ranked) -> tuple[Sequence[str], _Ranked]:
+    return batch, ranked
+
 
 #: Queries scored per sparse product: bounds the score block at BATCH x sections (64 x 100k
 #: sections is 51 MB dense, ~80 MB as the product's sparse result).
@@ -48,6 +59,10 @@ BATCH = 64
 #: Characters counted at once when building the index: bounds the n-gram work arrays (~100
 #: bytes a character at their peak) at ~50 MB whatever the corpus size.
 CHUNK_CHARS = 500_000
+
+#: Ranges of n-grams the weight matrix is filled in, one after the other: the postings kept
+#: for a range are let go as its block of the matrix fills.
+RANGES = 8
 
 #: The longest n-gram packed into one 63-bit integer (21 bits a code point).
 PACKED_N = 3
@@ -73,28 +88,35 @@ def prepare(text: str) -> str:
 
 
 def _packed_chunk(
-    texts: Sequence[str], ngrams: tuple[int, int]
+    texts: Sequence[str], ngrams: tuple[int, int], by_ngram: bool = False
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
     """(document, packed n-gram, count) of every distinct n-gram of each text, sorted by
-    document then n-gram. A code point c is the digit c + 1 in 21 bits; a missing one is 0,
-    so a shorter n-gram sorts before the longer ones it begins, as strings do."""
+    document then n-gram (``by_ngram``: by n-gram, then document). A code point c is the digit
+    c + 1 in 21 bits; a missing one is 0, so a shorter n-gram sorts before the longer ones it
+    begins, as strings do."""
     empty = np.zeros(0, dtype=np.int64)
     lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
     if not lengths.sum():
         return empty, empty, empty
     codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     # within the chunk, code points as ranks of a small alphabet: (doc, n-gram) fits one int64
-    alphabet, ranks = np.unique(codes, return_inverse=True)
-    digits = ranks.astype(np.int64) + 1
+    # the code points present, and each one's rank among them (a table, not a sort)
+    present = np.zeros(int(codes.max()) + 1, dtype=np.int64)
+    present[codes] = 1
+    alphabet = np.flatnonzero(present)
+    digits = np.cumsum(present)[codes]  # rank + 1
     base = len(alphabet) + 1
     if len(texts) > 1 and len(texts) * base**PACKED_N >= 1 << 62:
         half = len(texts) // 2  # too many documents or characters for one int64 key
-        first, second = _packed_chunk(texts[:half], ngrams), _packed_chunk(texts[half:], ngrams)
-        return (
-            np.concatenate([first[0], second[0] + half]),
-            np.concatenate([first[1], second[1]]),
-            np.concatenate([first[2], second[2]]),
-        )
+        first = _packed_chunk(texts[:half], ngrams, by_ngram)
+        second = _packed_chunk(texts[half:], ngrams, by_ngram)
+        doc = np.concatenate([first[0], second[0] + half])
+        packed = np.concatenate([first[1], second[1]])
+        counts = np.concatenate([first[2], second[2]])
+        if by_ngram:  # the halves merged: by n-gram, documents in order (first half first)
+            order = np.argsort(packed, kind="stable")
+            doc, packed, counts = doc[order], packed[order], counts[order]
+        return doc, packed, counts
     ends = np.repeat(np.cumsum(lengths), lengths)
     docs = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
     positions = np.arange(len(codes), dtype=np.int64)
@@ -104,9 +126,15 @@ def _packed_chunk(
         for offset in range(1, n):
             local[:-offset] += digits[offset:] * base ** (PACKED_N - 1 - offset)
         valid = positions + n <= ends
-        parts.append(docs[valid] * base**PACKED_N + local[valid])
+        if by_ngram:
+            parts.append(local[valid] * len(texts) + docs[valid])
+        else:
+            parts.append(docs[valid] * base**PACKED_N + local[valid])
     combined, counts = np.unique(np.concatenate(parts), return_counts=True)
-    doc, local = np.divmod(combined, base**PACKED_N)
+    if by_ngram:
+        local, doc = np.divmod(combined, len(texts))
+    else:
+        doc, local = np.divmod(combined, base**PACKED_N)
     packed = np.zeros(len(local), dtype=np.int64)
     for place in range(PACKED_N):
         digit = (local // base ** (PACKED_N - 1 - place)) % base
@@ -149,35 +177,64 @@ def _chunks(texts: Sequence[str]) -> Iterator[tuple[int, int]]:
 
 
 def packed_counts(
-    texts: Sequence[str], ngrams: tuple[int, int]
+    texts: Sequence[str], ngrams: tuple[int, int], by_ngram: bool = False
 ) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]]:
     """Per chunk of texts [start, end), prepared there (so no prepared copy of a whole corpus
-    is held): (start, end, document, packed n-gram, count)."""
+    is held): (start, end, document, packed n-gram, count), in ``_packed_chunk``'s order."""
     for start, end in _chunks(texts):
-        doc, packed, counts = _packed_chunk([prepare(t) for t in texts[start:end]], ngrams)
+        prepared = [prepare(t) for t in texts[start:end]]
+        doc, packed, counts = _packed_chunk(prepared, ngrams, by_ngram)
         yield start, end, doc + start, packed, counts
+
+
+class _Piece(NamedTuple):
+    """One chunk's postings of one term range, grouped by n-gram: ``ids`` (first-seen id of
+    each n-gram) and ``runs`` (its documents' count) per n-gram, then ``owner`` (document, from
+    the chunk's first) and ``tally`` (count in it) per posting, documents in order."""
+
+    start: int
+    ids: NDArray[np.uint32]
+    runs: NDArray[Any]
+    owner: NDArray[Any]
+    tally: NDArray[Any]
+
+
+def _narrow(most: int) -> type[np.unsignedinteger[Any]]:
+    """The smallest unsigned integer type holding ``most``."""
+    return np.uint8 if most < 1 << 8 else np.uint16 if most < 1 << 16 else np.uint32
 
 
 class _PackedBm25:
     """BM25 over packed n-grams: the terms x documents weight matrix, built chunk by chunk.
 
-    Pass one keeps, per chunk, each n-gram as the id it got when first seen (4 bytes) and its
-    count (1 byte, wider when a count needs it), and the sorted vocabulary of all; pass two
-    maps the ids to the strings' order and fills the weight matrix in place, term by term,
-    documents in order (a counting sort: no second copy). Peak: ~17 bytes per document-term
-    entry (12 for the matrix)."""
+    Pass one sorts each chunk's postings by n-gram (documents stay in order) and keeps them
+    cut in RANGES ranges of n-grams (bounds from the first chunk): per n-gram the id it got
+    when first seen (4 bytes) and its posting count, per posting the document (2 bytes) and
+    the count (1 byte, wider when needed), with the sorted vocabulary of all. Pass two fills
+    the weight matrix one range at a time, term by term, documents in order: a range's
+    postings are let go as its block of the matrix fills, so the peak is about the matrix
+    (12 bytes an entry) rather than the matrix and every chunk's postings."""
 
     def __init__(self, texts: Sequence[str], options: BaselineOptions):
         self.ngrams = options.ngrams
         docs = len(texts)
         lengths = np.zeros(docs, dtype=np.float64)
-        kept: list[tuple[int, NDArray[np.int64], NDArray[np.uint32], NDArray[Any]]] = []
+        pieces: list[list[_Piece]] = [[] for _ in range(RANGES)]
+        bounds: NDArray[np.int64] | None = (
+            None  # the packed n-gram each range but the first begins at
+        )
         # every n-gram seen so far, sorted, with the id it got when first seen
         seen = np.zeros(0, dtype=np.int64)
         seen_ids = np.zeros(0, dtype=np.uint32)
-        for start, end, doc, packed, counts in packed_counts(texts, self.ngrams):
-            lengths += np.bincount(doc, weights=counts, minlength=docs)
-            vocabulary, local = np.unique(packed, return_inverse=True)
+        for start, end, doc, packed, counts in packed_counts(texts, self.ngrams, by_ngram=True):
+            lengths[start:end] += np.bincount(doc - start, weights=counts, minlength=end - start)
+            if not len(packed):
+                continue
+            heads = np.flatnonzero(np.concatenate([[True], packed[1:] != packed[:-1]]))
+            vocabulary = packed[heads]
+            if bounds is None:  # ranges of about as many postings each, in the first chunk
+                bounds = packed[np.arange(1, RANGES) * len(packed) // RANGES]
+            del packed
             at = np.searchsorted(seen, vocabulary)
             known = at < len(seen)
             known[known] = seen[at[known]] == vocabulary[known]
@@ -187,47 +244,74 @@ class _PackedBm25:
             ids[fresh] = np.arange(len(seen), len(seen) + int(fresh.sum()), dtype=np.uint32)
             seen = np.insert(seen, at[fresh], vocabulary[fresh])
             seen_ids = np.insert(seen_ids, at[fresh], ids[fresh])
-            most = counts.max(initial=0)
-            narrow = np.uint8 if most < 1 << 8 else np.uint16 if most < 1 << 16 else np.uint32
-            per_doc = np.bincount(doc - start, minlength=end - start)
-            kept.append((start, per_doc, ids[local], counts.astype(narrow)))
+            width = _narrow(end - start)
+            runs = np.diff(np.append(heads, len(doc))).astype(width)
+            owner = (doc - start).astype(width)
+            tally = counts.astype(_narrow(int(counts.max())))
+            cuts = np.concatenate([[0], np.searchsorted(vocabulary, bounds), [len(vocabulary)]])
+            posts = np.append(heads, len(doc))[cuts]
+            for part in range(RANGES):
+                low, high, first, last = cuts[part], cuts[part + 1], posts[part], posts[part + 1]
+                pieces[part].append(
+                    _Piece(
+                        start,
+                        ids[low:high].copy(),
+                        runs[low:high].copy(),
+                        owner[first:last].copy(),
+                        tally[first:last].copy(),
+                    )
+                )
+            del heads, vocabulary, ids, runs, owner, tally
         self.vocabulary = seen
         # first-seen id -> term number in the strings' order
-        term_of = np.empty(len(seen), dtype=np.int32)
-        term_of[seen_ids] = np.arange(len(seen), dtype=np.int32)
+        term_of = np.empty(len(seen), dtype=np.int64)
+        term_of[seen_ids] = np.arange(len(seen), dtype=np.int64)
         del seen_ids
-        df = np.zeros(len(self.vocabulary), dtype=np.int64)
-        for _, _, stored, _ in kept:
-            df += np.bincount(term_of[stored], minlength=len(df))
+        entries = sum(len(piece.owner) for part in pieces for piece in part)
+        index = np.int32 if max(entries, docs) < 1 << 31 else np.int64  # one type: no copy
+        indptr = np.zeros(len(seen) + 1, dtype=index)
+        data = np.empty(entries, dtype=np.float64)
+        indices = np.empty(entries, dtype=index)
         k1, b = options.k1, options.b
         # the expressions of _bm25_weights, in its order, so every weight is the same double
         average = lengths.mean() if docs else 1.0
-        idf = np.log1p((docs - df + 0.5) / (df + 0.5))
         row_norm = k1 * (1.0 - b + b * lengths / (average or 1.0))
-        indptr = np.zeros(len(df) + 1, dtype=np.int64)
-        np.cumsum(df, out=indptr[1:])
-        data = np.empty(int(indptr[-1]), dtype=np.float64)
-        indices = np.empty(int(indptr[-1]), dtype=np.int32)
-        filled = indptr[:-1].copy()
-        while kept:
-            first, per_doc, stored, tallies = kept.pop(0)
-            terms = term_of[stored]
-            del stored
-            owner = np.repeat(np.arange(first, first + len(per_doc), dtype=np.int32), per_doc)
-            order = np.argsort(terms, kind="stable")  # documents stay in order within a term
-            terms, owner = terms[order], owner[order]
-            tf = tallies[order].astype(np.float64)
-            starts = np.searchsorted(terms, terms, side="left")
-            slots = filled[terms] + (np.arange(len(terms)) - starts)
-            data[slots] = idf[terms] * tf * (k1 + 1.0) / (tf + row_norm[owner])
-            indices[slots] = owner
-            filled += np.bincount(terms, minlength=len(filled))
-            del terms, owner, tf, order, starts, slots
-            _give_back()  # the chunk's freed arrays, while the matrix's pages fill up
-        self.matrix = sparse.csr_matrix((data, indices, indptr), shape=(len(df), docs), copy=False)
+        low, offset = 0, 0
+        for part in range(RANGES):
+            high = (
+                int(np.searchsorted(seen, bounds[part]))
+                if bounds is not None and part < RANGES - 1
+                else len(seen)
+            )
+            block, pieces[part] = pieces[part], []
+            df = np.zeros(high - low, dtype=np.int64)
+            for piece in block:
+                df[term_of[piece.ids] - low] += piece.runs  # an n-gram once a piece
+            idf = np.log1p((docs - df + 0.5) / (df + 0.5))
+            filled = offset + np.concatenate([[0], np.cumsum(df)[:-1]]).astype(np.int64)
+            indptr[low + 1 : high + 1] = offset + np.cumsum(df)
+            offset += int(df.sum())
+            while block:
+                piece = block.pop(0)
+                terms = term_of[piece.ids] - low
+                runs = piece.runs.astype(np.int64)
+                before = np.cumsum(runs) - runs  # each n-gram's first posting in the piece
+                slots = np.repeat(filled[terms] - before, runs) + np.arange(len(piece.owner))
+                owner = piece.owner.astype(index) + piece.start
+                tf = piece.tally.astype(np.float64)
+                data[slots] = np.repeat(idf[terms], runs) * tf * (k1 + 1.0) / (tf + row_norm[owner])
+                indices[slots] = owner
+                filled[terms] += runs
+                del piece, terms, runs, before, slots, owner, tf
+            _give_back()  # the range's freed postings, while the matrix's pages fill up
+            low = high
+        self.matrix = sparse.csr_matrix(
+            (data, indices, indptr), shape=(len(seen), docs), copy=False
+        )
 
-    def score(self, queries: list[str]) -> sparse.csr_matrix:
-        """Queries x documents: the sum of the weights of each distinct query n-gram."""
+    def terms(self, queries: list[str]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """(query, term) of each distinct n-gram of the queries found in the vocabulary,
+        sorted by query, then term."""
         rows, cols = [], []
         for _, _, doc, packed, _ in packed_counts(queries, self.ngrams):
             found = np.searchsorted(self.vocabulary, packed)
@@ -237,11 +321,36 @@ class _PackedBm25:
             cols.append(found[known])
         row = np.concatenate(rows) if rows else np.zeros(0, np.int64)
         col = np.concatenate(cols) if cols else np.zeros(0, np.int64)
+        return row, col
+
+    def score(self, queries: list[str]) -> sparse.csr_matrix:
+        """Queries x documents: the sum of the weights of each distinct query n-gram, as one
+        sparse product (what ``rows`` computes faster)."""
+        row, col = self.terms(queries)
         present = sparse.csr_matrix(
             (np.ones(len(row)), (row, col)), shape=(len(queries), self.matrix.shape[0])
         )
         present.sort_indices()
         return sparse.csr_matrix(present @ self.matrix)
+
+    def rows(self, queries: list[str]) -> Iterator[NDArray[np.float64]]:
+        """Each query's scores over every document, one dense row at a time: the doubles of
+        ``score``, as each document's weights are added in the same order (its terms' order,
+        from 0.0) by one ``np.bincount`` over the postings of the query's terms. A row is
+        ~2x faster than the product's and stays in the cache for the ranking."""
+        row, col = self.terms(queries)
+        indptr, indices, data = self.matrix.indptr, self.matrix.indices, self.matrix.data
+        docs = self.matrix.shape[1]
+        bounds = np.searchsorted(row, np.arange(len(queries) + 1)).tolist()
+        starts, ends = indptr[col].tolist(), indptr[col + 1].tolist()
+        for low, high in zip(bounds, bounds[1:], strict=False):
+            if low == high:
+                yield np.zeros(docs)
+                continue
+            spans = list(zip(starts[low:high], ends[low:high], strict=True))
+            postings = np.concatenate([indices[start:end] for start, end in spans])
+            weights = np.concatenate([data[start:end] for start, end in spans])
+            yield np.asarray(np.bincount(postings, weights=weights, minlength=docs), np.float64)
 
 
 class CharNgramIndex:
@@ -258,6 +367,7 @@ class CharNgramIndex:
         self.doc_ids = list(doc_ids)
         self.options = options
         self._score: Callable[[list[str]], sparse.csr_matrix]
+        self._rows: Callable[[list[str]], Iterable[NDArray[np.float64]]] = self._dense
         # document ids by rank in string order: the tie-break of the ranking, as integers
         order = sorted(range(len(self.doc_ids)), key=self.doc_ids.__getitem__)
         self._rank = np.empty(len(order), dtype=np.int64)
@@ -267,6 +377,7 @@ class CharNgramIndex:
         if options.method == "bm25" and options.ngrams[1] <= PACKED_N and packed:
             self._packed = _PackedBm25(texts, options)
             self._score = self._packed.score
+            self._rows = self._packed.rows
             return
         # imported here: scikit-learn takes ~2 s to import, which every CLI start would pay
         from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
@@ -294,6 +405,10 @@ class CharNgramIndex:
         else:
             raise ValueError(f"unknown method {options.method!r}")
 
+    def _dense(self, queries: list[str]) -> NDArray[np.float64]:
+        """Queries x documents scores, dense."""
+        return np.asarray(self._score(queries).toarray())
+
     def _score_bm25(self, queries: list[str]) -> sparse.csr_matrix:
         present = sparse.csr_matrix(self._vectorizer.transform(queries))
         present.data[:] = 1.0
@@ -315,35 +430,63 @@ class CharNgramIndex:
         while this one searches the first and hands its rankings on; theirs come after, in
         order, read back from their files. Every query's ranking is computed alone, so the
         results are those of one process."""
+        for batch, ranked in self._in_parts(queries, k, workers, _as_is):
+            yield from zip(batch, self._named(*ranked), strict=True)
+
+    def iter_lines(
+        self, queries: Mapping[str, str], k: int, tag: str, workers: int = 1
+    ) -> Iterator[tuple[int, str]]:
+        """``iter_search``'s run as ``runs.write_run`` writes it: (line count, text) a batch
+        of queries at a time, in query order, each formatted by the process that searched
+        it (so the formatting, ~1/8 of a large run's work, is shared out too)."""
+        return self._in_parts(queries, k, workers, partial(self._lines, tag))
+
+    def _lines(self, tag: str, batch: Sequence[str], ranked: _Ranked) -> tuple[int, str]:
+        rankings = self._named(*ranked)
+        text = "".join(
+            ranking_lines(qid, docs, tag) for qid, docs in zip(batch, rankings, strict=True)
+        )
+        return sum(map(len, rankings)), text
+
+    def _in_parts(
+        self,
+        queries: Mapping[str, str],
+        k: int,
+        workers: int,
+        shape: Callable[[Sequence[str], _Ranked], Shaped],
+    ) -> Iterator[Shaped]:
+        """``shape`` of each batch and its rankings, in query order, the queries searched on
+        ``workers`` processes (see ``iter_search``); a part's batches are shaped where it
+        is searched."""
         qids = list(queries)
         parts = min(workers, len(qids) // BATCH) if ForkedPart.available() else 1
         if parts < 2:
-            for batch, ranked in self._ranked(queries, qids, k):
-                yield from zip(batch, self._named(*ranked), strict=True)
+            yield from self._shaped(queries, qids, k, shape)
             return
         cuts = [len(qids) * part // parts for part in range(parts + 1)]
         forked = [
-            ForkedPart(partial(self._ranked, queries, qids[low:high], k))
+            ForkedPart(partial(self._shaped, queries, qids[low:high], k, shape))
             for low, high in zip(cuts[1:-1], cuts[2:], strict=True)
         ]
         try:
-            for batch, ranked in self._ranked(queries, qids[: cuts[1]], k):
-                yield from zip(batch, self._named(*ranked), strict=True)
+            yield from self._shaped(queries, qids[: cuts[1]], k, shape)
             for part in forked:
-                for batch, ranked in part.items():
-                    yield from zip(batch, self._named(*ranked), strict=True)
+                yield from part.items()
         finally:
             for part in forked:
                 part.close()
 
-    def _ranked(
-        self, queries: Mapping[str, str], qids: Sequence[str], k: int
-    ) -> Iterator[tuple[Sequence[str], _Ranked]]:
-        """Per batch of ``qids``: the batch and its rankings as arrays (``_ranks``)."""
+    def _shaped(
+        self,
+        queries: Mapping[str, str],
+        qids: Sequence[str],
+        k: int,
+        shape: Callable[[Sequence[str], _Ranked], Shaped],
+    ) -> Iterator[Shaped]:
+        """Per batch of ``qids``: ``shape`` of the batch and its rankings (``_ranks``)."""
         for start in range(0, len(qids), BATCH):
             batch = qids[start : start + BATCH]
-            dense = self._score([queries[qid] for qid in batch]).toarray()
-            yield batch, self._ranks(dense, k)
+            yield shape(batch, self._ranks(self._rows([queries[qid] for qid in batch]), k))
 
     def search(self, queries: Mapping[str, str], k: int) -> Run:
         """qid -> top-k (docid, score), best first; documents scoring 0 are left out."""
@@ -353,32 +496,43 @@ class CharNgramIndex:
         """Each row's k best (document id, score): ``_ranks`` named."""
         return self._named(*self._ranks(scores, k))
 
-    def _ranks(self, scores: NDArray[np.float64], k: int) -> _Ranked:
+    def _ranks(self, scores: Iterable[NDArray[np.float64]], k: int) -> _Ranked:
         """Each row's k best: written score (6 decimals) down, then document id down, as
         (row bounds, document numbers, written millionths).
 
-        Only candidates are ranked: in each of k blocks of a row the best score is at least
-        the smallest of those maxima, so k documents reach it, and a document more than 1e-6
-        below it is written lower than those k (6 decimals round by at most 5e-7)."""
-        rows, docs = scores.shape
-        count = min(k, docs)
-        if count <= 0 or not scores.size:
+        Only candidates are ranked, chosen row by row (while the row is in the cache): in each
+        of k blocks of a row the best score is at least the smallest of those maxima, so k
+        documents reach it, and a document more than 1e-6 below it is written lower than
+        those k (6 decimals round by at most 5e-7)."""
+        rows, cols, values = [], [], []
+        total = count = 0
+        for row in scores:
+            total += 1
+            count = min(k, len(row))
+            if count <= 0:
+                continue
+            width = len(row) // count
+            maxima = np.maximum.reduceat(row, np.arange(0, count * width, width))
+            col = np.flatnonzero(row >= maxima.min() - 1e-6)
+            value = row[col]
+            positive = value > 0
+            rows.append(np.full(int(positive.sum()), total - 1, dtype=np.int64))
+            cols.append(col[positive])
+            values.append(value[positive])
+        if not rows:
             empty = np.zeros(0, dtype=np.int64)
-            return [0] * (rows + 1), empty, empty
-        width = docs // count
-        maxima = np.maximum.reduceat(scores, np.arange(0, count * width, width), axis=1)
-        bound = maxima.min(axis=1) - 1e-6
-        row, col = np.nonzero((scores >= bound[:, None]) & (scores > 0))
-        written = _micro(scores[row, col])
+            return [0] * (total + 1), empty, empty
+        row, col = np.concatenate(rows), np.concatenate(cols)
+        written = _micro(np.concatenate(values))
         if written.size and int(written.max()) >= 1 << (62 - self._rank_bits):
             raise ValueError("scores too large to rank")
         keys = (written << self._rank_bits) | self._rank[col]
         order = np.lexsort((-keys, row))
         row, col, written = row[order], col[order], written[order]
-        starts = np.searchsorted(row, np.arange(rows + 1))
+        starts = np.searchsorted(row, np.arange(total + 1))
         keep = np.arange(len(row)) - starts[row] < count
         row, col, written = row[keep], col[keep], written[keep]
-        bounds = np.searchsorted(row, np.arange(rows + 1)).tolist()
+        bounds = np.searchsorted(row, np.arange(total + 1)).tolist()
         return bounds, col.astype(np.int32), written
 
     def _named(
@@ -458,8 +612,34 @@ def search_texts(
     see ``CharNgramIndex.iter_search``); ``texts`` is emptied once indexed (the index keeps
     what the search needs), so a caller holding no other reference frees the corpus text
     before the search."""
-    if not doc_ids:
+    index = _indexed(doc_ids, texts, options)
+    if index is None:
         return ((qid, []) for qid in topics)
+    return index.iter_search(topics, options.k, workers)
+
+
+def search_lines(
+    doc_ids: list[str],
+    texts: list[str],
+    topics: Mapping[str, str],
+    options: BaselineOptions,
+    workers: int = 1,
+) -> Iterable[tuple[int, str]]:
+    """``search_texts``' run as ``runs.write_run`` writes it (tag ``options.tag``), in
+    (line count, text) chunks for ``runs.write_lines``: each process formats what it
+    searched."""
+    index = _indexed(doc_ids, texts, options)
+    if index is None:
+        return iter(())
+    return index.iter_lines(topics, options.k, options.tag, workers)
+
+
+def _indexed(
+    doc_ids: list[str], texts: list[str], options: BaselineOptions
+) -> CharNgramIndex | None:
+    """The index of ``texts`` (then emptied), None without documents."""
+    if not doc_ids:
+        return None
     index = CharNgramIndex(doc_ids, texts, options)
     texts.clear()
-    return index.iter_search(topics, options.k, workers)
+    return index

@@ -86,13 +86,25 @@ def write_run(
     count = 0
     for qid, docs in run.items() if isinstance(run, dict) else run:
         if docs:  # one write a query: 100 small writes cost more than the formatting
-            handle.write(
-                "".join(
-                    f"{qid} Q0 {docid} {rank} {score:.6f} {tag}\n"
-                    for rank, (docid, score) in enumerate(docs, 1)
-                )
-            )
+            handle.write(ranking_lines(qid, docs, tag))
             count += len(docs)
+    return count
+
+
+def ranking_lines(qid: str, docs: list[tuple[str, float]], tag: str) -> str:
+    """One query's run lines, as ``write_run`` writes them."""
+    return "".join(
+        f"{qid} Q0 {docid} {rank} {score:.6f} {tag}\n"
+        for rank, (docid, score) in enumerate(docs, 1)
+    )
+
+
+def write_lines(handle: IO[str], chunks: Iterable[tuple[int, str]]) -> int:
+    """Write run text already formatted, as (line count, text) chunks; returns the lines."""
+    count = 0
+    for lines, text in chunks:
+        handle.write(text)
+        count += lines
     return count
 
 
