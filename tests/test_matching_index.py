@@ -28,6 +28,23 @@ def test_positions_count_every_heading_and_headings_of_no_text_are_left_out() ->
     assert index.section_keys == ["install", "install", "faq"]
 
 
+def test_between_reads_positions_not_places_in_the_list_of_targets() -> None:
+    """A heading of no text takes a position but no target: the sections between two
+    positions are those whose headings lie there, not the targets at those list places."""
+    index = HeadingIndex(
+        [
+            SectionHeadings("a#0", (" ",)),  # position 0, no target
+            SectionHeadings("a#1", ("Install",)),  # 1
+            SectionHeadings("a#2", ("Check", "Details")),  # 2, 3
+            SectionHeadings("a#3", ("Remove",)),  # 4
+        ]
+    )
+    assert index.between(1, 1) == {"a#1"}
+    assert index.between(2, 3) == {"a#2"}
+    assert index.between(1, 4) == {"a#1", "a#2", "a#3"}
+    assert index.between(0, 0) == set()
+
+
 def test_from_article_indexes_sections_subheadings_excluded_ones_and_anchors() -> None:
     article = parse_article(
         '<article><h2 id="i">Install</h2><p>a <span id="x">b</span></p><h3>Check</h3><p>c</p>'

@@ -107,8 +107,9 @@ class HeadingIndex:
         return next((t for t in self.targets if t.target_id == section_id), None)
 
     def between(self, low: int, high: int) -> set[str]:
-        """The sections whose headings lie from position ``low`` to ``high``."""
-        return {t.target_id for t in self.targets[low : high + 1]}
+        """The sections whose headings lie from position ``low`` to ``high`` (positions count
+        the headings of no text, which have no target: ``Target.within``)."""
+        return {t.target_id for t in self.targets if t.within(low, high)}
 
     def ranked(self, scored: Iterable[tuple[float, int]]) -> list[tuple[float, int]]:
         """Each section's best (score, heading), best first (the earlier heading on a tie)."""
