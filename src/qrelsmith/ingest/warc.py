@@ -278,9 +278,8 @@ def _gzip_members(name: str, handle: IO[bytes]) -> Iterator[Page]:
         if not head.startswith(GZIP_MAGIC):
             if not head.strip(PADDING) and offset + len(head) >= size:
                 return  # padding at the end of the file
-            resume = _next_record(handle, offset + 1)
-            last = (resume if resume is not None else size) - 1
-            yield _damaged(name, offset, last, NOT_A_RECORD)
+            damaged, resume = _skipped(name, handle, offset, size, NOT_A_RECORD)
+            yield damaged
             if resume is None:
                 return
             offset = resume
@@ -295,9 +294,8 @@ def _gzip_members(name: str, handle: IO[bytes]) -> Iterator[Page]:
         try:
             yield from _plain_records(name, source, spans, handle, member)
         except (zlib.error, EOFError):
-            resume = _next_record(handle, offset + 1)
-            last = (resume if resume is not None else size) - 1
-            yield _damaged(name, offset, last, GZIP_DAMAGED)
+            damaged, resume = _skipped(name, handle, offset, size, GZIP_DAMAGED)
+            yield damaged
             if resume is None:
                 return
             offset = resume
@@ -307,6 +305,16 @@ def _gzip_members(name: str, handle: IO[bytes]) -> Iterator[Page]:
                 yield _cut_record(name, None, offset, member)
             return
         offset = member.end
+
+
+def _skipped(
+    name: str, handle: IO[bytes], offset: int, size: int, reason: str
+) -> tuple[Page, int | None]:
+    """The bytes from ``offset`` to the next record that starts a member, reported as one
+    damaged page (``reason``), and that record's offset (None: none follows)."""
+    resume = _next_record(handle, offset + 1)
+    last = (resume if resume is not None else size) - 1
+    return _damaged(name, offset, last, reason), resume
 
 
 def _member_end(handle: IO[bytes], start: int) -> int | None:
