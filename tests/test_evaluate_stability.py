@@ -14,6 +14,7 @@ from qrelsmith.cli import main
 from qrelsmith.evaluate.evaluation import parse_sizes, resolve_sizes
 from qrelsmith.evaluate.statistics import (
     SizeStability,
+    design_effect,
     queries_needed,
     stability_by_size,
     units_per_subset,
@@ -127,6 +128,35 @@ def test_queries_needed_matches_the_closed_form() -> None:
     assert queries_needed(diffs, float(got.detectable[0])).needed[0] == 100
 
 
+def test_design_effect_closed_forms() -> None:
+    rng = np.random.default_rng(4)
+    values = rng.normal(size=(60, 2))
+    # every query its own article: the clustered variance is the independent one
+    assert design_effect(values, [f"a{i}" for i in range(60)]) == pytest.approx([1.0, 1.0])
+    # articles of 5 queries alike within: G m = n, effect (n - 1) / (G - 1) exactly
+    alike = np.repeat(rng.normal(size=12), 5)
+    articles = [f"a{i // 5}" for i in range(60)]
+    assert design_effect(alike, articles)[0] == pytest.approx(59 / 11)
+    # independent values in articles: near 1; a constant: 1 (no variance either way)
+    assert 0.5 < design_effect(values, articles)[0] < 1.5
+    assert design_effect(np.full(60, 0.2), articles)[0] == 1.0
+
+
+def test_queries_needed_by_article_scales_by_the_design_effect() -> None:
+    diffs = np.repeat([0.3, -0.1, 0.2, 0.0], 25)  # 4 articles of 25 alike queries
+    articles = [f"a{i // 25}" for i in range(100)]
+    alone = queries_needed(diffs, 0.05)
+    assert alone.design_effect is None and alone.needed_by_cluster is None
+    got = queries_needed(diffs, 0.05, articles)
+    assert got.needed[0] == alone.needed[0] and got.design_effect is not None
+    assert got.design_effect[0] == pytest.approx(99 / 3)
+    assert got.needed_by_cluster is not None and got.detectable_by_cluster is not None
+    z = norm.ppf(0.975) + norm.ppf(0.8)
+    sd = float(np.std(diffs, ddof=1))
+    assert got.needed_by_cluster[0] == math.ceil((z * sd / 0.05) ** 2 * 99 / 3)
+    assert got.detectable_by_cluster[0] == pytest.approx(alone.detectable[0] * math.sqrt(33))
+
+
 def test_parse_and_resolve_sizes() -> None:
     assert parse_sizes("20, 50,all") == [20, 50, "all"]
     with pytest.raises(ValueError):
@@ -171,6 +201,9 @@ def test_eval_sizes_need_curve_json(
     whole = [r for r in rows if r["n"] == 10]
     assert all(r["subsets"] == 1 and r["low"] == r["mean"] == r["high"] for r in whole)
     assert {(r["run_a"], r["run_b"]) for r in report["needed"]} == {("bm25", "tfidf")}
+    for row in report["needed"]:  # 10 queries in 4 articles: the figures by article too
+        assert row["design_effect"] is not None and row["design_effect"] > 0
+        assert row["queries_needed_by_article"] >= 1
     assert [p["k"] for p in report["curve"] if p["run"] == "bm25"] == [1, 3, 5, 10, 20, 50, 100]
     recall = [p["mean"] for p in report["curve"] if p["run"] == "bm25"]
     assert recall == sorted(recall)  # recall never drops as k grows

@@ -555,6 +555,19 @@ class QueriesNeeded(Record):
     detectable: float = Field(
         description="(z_0.975 + z_0.80) * sd / sqrt(queries): detectable with these queries"
     )
+    design_effect: float | None = Field(
+        default=None,
+        description="variance of the mean difference over whole articles / (sd^2 / queries); "
+        "null when every query is its own article or all come from one",
+    )
+    queries_needed_by_article: int | None = Field(
+        default=None,
+        description="ceil(queries_needed x design_effect): queries needed when they come "
+        "in articles as this set's do",
+    )
+    detectable_by_article: float | None = Field(
+        default=None, description="detectable x sqrt(design_effect)"
+    )
 
 
 class CurvePoint(Record):

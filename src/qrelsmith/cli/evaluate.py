@@ -353,8 +353,9 @@ NEED_HELP = (
     "confidence and 80%% power (paired z-approximation): n = ((z_0.975 + z_0.80) * sd_d / "
     "DELTA)^2 = (2.80 * sd_d / DELTA)^2, sd_d the standard deviation of the per-query "
     "differences B - A; and the smallest difference the current n detects, "
-    "2.80 * sd_d / sqrt(n). It assumes independent queries: with several per article, "
-    "plan for more"
+    "2.80 * sd_d / sqrt(n), for independent queries; when articles hold several queries, "
+    "also by article: design effect D = variance of the mean difference over whole articles "
+    "/ (sd_d^2 / n), needed x D queries and detectable x sqrt(D)"
 )
 
 

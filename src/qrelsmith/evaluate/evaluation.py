@@ -153,12 +153,16 @@ def needed_rows(
     specs: Sequence[MeasureSpec],
     matrices: Sequence[np.ndarray],
     delta: float,
+    clusters: Sequence[str] | None = None,
 ) -> list[QueriesNeeded]:
-    """`--need DELTA` for each run compared with the first, measure by measure."""
+    """`--need DELTA` for each run compared with the first, measure by measure; with
+    ``clusters`` (each query's article, when articles hold several), by article too."""
     rows: list[QueriesNeeded] = []
     for r in range(1, len(names)):
-        figures = queries_needed(matrices[r] - matrices[0], delta)
+        figures = queries_needed(matrices[r] - matrices[0], delta, clusters)
         for j, spec in enumerate(specs):
+            effect = figures.design_effect
+            by_cluster, seen = figures.needed_by_cluster, figures.detectable_by_cluster
             rows.append(
                 QueriesNeeded(
                     measure=spec.name,
@@ -169,6 +173,9 @@ def needed_rows(
                     delta=delta,
                     queries_needed=int(figures.needed[j]),
                     detectable=float(figures.detectable[j]),
+                    design_effect=None if effect is None else float(effect[j]),
+                    queries_needed_by_article=None if by_cluster is None else int(by_cluster[j]),
+                    detectable_by_article=None if seen is None else float(seen[j]),
                 )
             )
     return rows
@@ -335,7 +342,10 @@ def evaluate_runs(
             "subset_resamples": options.subset_resamples,
             "subset_rounds": options.subset_rounds,
         }
-    needed = needed_rows(names, specs, matrices, need) if need is not None and qids else []
+    needed = []
+    if need is not None and qids:
+        several = 2 <= len(set(clusters)) < len(qids)  # articles holding several queries
+        needed = needed_rows(names, specs, matrices, need, clusters if several else None)
     if need is not None:
         extra["need"] = {"delta": need, "power": POWER, "z_sum": power_factor()}
     points: list[CurvePoint] = []
@@ -488,10 +498,22 @@ def format_needed(report: EvalReport) -> str:
         "  needed = ((z_0.975 + z_0.80) * sd / delta)^2, sd of the per-query differences B - A; "
         "detectable = (z_0.975 + z_0.80) * sd / sqrt(queries); queries taken as independent",
     ]
+    if report.needed[0].design_effect is not None:
+        lines.append(
+            "  by article: the same with the variance over whole articles, as this set's "
+            "queries come; design effect = that variance / (sd^2 / queries)"
+        )
     for row in report.needed:
+        by_article = (
+            f"; by article: design effect {row.design_effect:.2f}, "
+            f"needed={row.queries_needed_by_article} detectable={row.detectable_by_article:.4f}"
+            if row.design_effect is not None and row.sd > 0
+            else ""
+        )
         lines.append(
             f"{row.measure} {row.run_a}->{row.run_b}: sd={row.sd:.4f} "
             f"needed={row.queries_needed} (have {row.queries}) detectable={row.detectable:.4f}"
+            + by_article
             + ("  (no query differs from the mean difference)" if row.sd == 0 else "")
         )
     return "\n".join(lines) + "\n"

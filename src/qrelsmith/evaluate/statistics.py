@@ -329,11 +329,15 @@ POWER = 0.8
 @dataclass(frozen=True)
 class PowerFigures:
     """Per compared column: sd of the per-query differences, queries needed for ``delta``,
-    and the smallest difference the current number of queries detects."""
+    and the smallest difference the current number of queries detects; with clusters, the
+    design effect and both figures with it (None without clusters)."""
 
     sd: NDArray[np.float64]
     needed: NDArray[np.int64]
     detectable: NDArray[np.float64]
+    design_effect: NDArray[np.float64] | None = None
+    needed_by_cluster: NDArray[np.int64] | None = None
+    detectable_by_cluster: NDArray[np.float64] | None = None
 
 
 def power_factor() -> float:
@@ -343,13 +347,57 @@ def power_factor() -> float:
     return float(norm.ppf(1.0 - (1.0 - CONFIDENCE) / 2.0) + norm.ppf(POWER))
 
 
-def queries_needed(diffs: ArrayLike, delta: float) -> PowerFigures:
+def queries_needed(
+    diffs: ArrayLike, delta: float, clusters: Sequence[str] | None = None
+) -> PowerFigures:
     """The paired z-approximation: n = ((z_{1-a/2} + z_{1-b}) * sd_d / delta)^2, rounded up;
-    detectable = (z_{1-a/2} + z_{1-b}) * sd_d / sqrt(n) at the current n."""
+    detectable = (z_{1-a/2} + z_{1-b}) * sd_d / sqrt(n) at the current n.
+
+    With ``clusters`` (each query's article, two articles or more), the same figures with the
+    variance of the mean difference taken over whole clusters: design effect = that variance
+    / (sd_d^2 / n), needed x design effect queries (drawn as the set's articles are), and
+    detectable x sqrt(design effect)."""
     d = _columns(diffs)
     n = len(d)
     sd = d.std(axis=0, ddof=1) if n > 1 else np.zeros(d.shape[1])
     factor = power_factor()
-    needed = np.maximum(1, np.ceil((factor * sd / delta) ** 2 - TIE_TOLERANCE)).astype(np.int64)
+    needed = _needed(factor * sd / delta)
     detectable = factor * sd / np.sqrt(max(n, 1))
-    return PowerFigures(sd=sd, needed=needed, detectable=detectable)
+    if clusters is None or len(set(clusters)) < 2:
+        return PowerFigures(sd=sd, needed=needed, detectable=detectable)
+    effect = design_effect(d, clusters)
+    return PowerFigures(
+        sd=sd,
+        needed=needed,
+        detectable=detectable,
+        design_effect=effect,
+        needed_by_cluster=_needed(factor * sd * np.sqrt(effect) / delta),
+        detectable_by_cluster=detectable * np.sqrt(effect),
+    )
+
+
+def _needed(ratio: NDArray[np.float64]) -> NDArray[np.int64]:
+    """ceil(ratio^2), at least 1 (a count within float error of a whole number is that)."""
+    return np.maximum(1, np.ceil(ratio**2 - TIE_TOLERANCE)).astype(np.int64)
+
+
+def design_effect(values: ArrayLike, clusters: Sequence[str]) -> NDArray[np.float64]:
+    """Per column: the variance of the mean over whole clusters (the linearised, cluster-robust
+    variance of a mean: G / (G - 1) * sum_g (T_g - n_g * mean)^2 / n^2, T_g a cluster's total)
+    over the variance of a mean of independent values (sd^2 / n). 1 where queries are their own
+    clusters; near the cluster size when a cluster's values are alike; 1 where every value is
+    the same (no variance either way)."""
+    x = _columns(values)
+    n = len(x)
+    groups, of = np.unique(np.asarray(clusters, dtype=object).astype(str), return_inverse=True)
+    g = len(groups)
+    totals = np.zeros((g, x.shape[1]))
+    np.add.at(totals, of, x)
+    sizes = np.bincount(of, minlength=g).astype(np.float64)
+    residual = totals - sizes[:, None] * x.mean(axis=0)
+    clustered = g / (g - 1) * (residual**2).sum(axis=0) / n**2
+    independent = x.var(axis=0, ddof=1) / n
+    varies = np.ptp(x, axis=0) > 0  # not every value the same (their variance is float noise)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        effect = np.where(varies & (independent > 0), clustered / independent, 1.0)
+    return np.asarray(effect, dtype=np.float64)
