@@ -299,6 +299,29 @@ def test_the_card_states_the_difficulty_report_json_holds(reviewed: Path, tmp_pa
     assert text.index("## Difficulty") < text.index("## Licence")
 
 
+def test_a_reviewed_versions_card_states_its_own_queries_overlap(
+    reviewed: Path, tmp_path: Path
+) -> None:
+    """The review replaced a label, so versions/v1's overlaps are not the build's: its card
+    counts its own queries' (and the build's queries give report.json's figures)."""
+    from qrelsmith.models import GoldenQuery, OverlapReport
+    from qrelsmith.overlap import queries_overlap
+
+    def golden(folder: Path) -> list[GoldenQuery]:
+        lines = (folder / "golden.jsonl").read_text("utf-8").splitlines()
+        return [GoldenQuery.model_validate_json(line) for line in lines]
+
+    report = json.loads((reviewed / "report.json").read_text("utf-8"))["overlap"]
+    assert queries_overlap(golden(reviewed)) == OverlapReport.model_validate(report)
+    own = queries_overlap(golden(reviewed / "versions" / "v1"))
+    assert own is not None and own.heading.bands != report["heading"]["bands"]
+    out = export(reviewed / "versions" / "v1", tmp_path / "hf", "--format", "jsonl")
+    section = (out / "README.md").read_text("utf-8").split("## Difficulty\n", 1)[1]
+    for share in ("heading", "text"):
+        cells = _table_row(section.split("\n## ", 1)[0], share)
+        assert [int(cell) for cell in cells[3:]] == list(getattr(own, share).bands.values())
+
+
 def test_an_older_build_without_overlap_has_no_difficulty_section(
     reviewed: Path, tmp_path: Path
 ) -> None:

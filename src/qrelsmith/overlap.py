@@ -115,3 +115,18 @@ def overlap_report(
         text=shares_summary(text),
         section=shares_summary(section),
     )
+
+
+def queries_overlap(queries: Sequence[GoldenQuery]) -> OverlapReport | None:
+    """``overlap_report`` of a golden set's own queries (a reviewed version's, whose labels
+    and so overlaps may differ from the build's); None when no query records one (a set from
+    a build older than the overlap fields)."""
+    shares = [q.overlap for q in queries if q.overlap is not None]
+    if not shares:
+        return None
+    return overlap_report(
+        [s.heading for s in shares],
+        [s.text for s in shares],
+        [s.section for s in shares],
+        len(queries) - len(shares),
+    )

@@ -24,6 +24,7 @@ from ..errors import DataError, UsageError
 from ..files import atomic_open_bytes, write_jsonl, write_text
 from ..layout import REPORT
 from ..models import OverlapReport, Report, ReviewSummary
+from ..overlap import queries_overlap
 from .records import ExportSource, GoldenSet
 
 FORMATS = ("parquet", "jsonl")
@@ -58,6 +59,8 @@ class CardFacts:
     report: Report
     review: ReviewSummary | None = None
     reviewed_version: str | None = None
+    #: the queries' word overlap: report.json's, or a reviewed version's own
+    overlap: OverlapReport | None = None
 
 
 def size_category(count: int) -> str:
@@ -244,7 +247,7 @@ def card(facts: CardFacts, fmt: str, counts: dict[str, int]) -> str:
         f"Built by {report.manifest.tool} {report.manifest.version}; inputs sha256 "
         f"`{report.manifest.inputs_sha256}`.",
         "",
-        *difficulty(report.overlap),
+        *difficulty(facts.overlap),
         "## Licence",
         "",
         f"`{facts.license}`, as stated by the publisher of this dataset.",
@@ -312,6 +315,9 @@ def facts_of(source: ExportSource) -> CardFacts:
         report=source.report,
         review=source.review,
         reviewed_version=source.version,
+        overlap=source.report.overlap
+        if source.version is None
+        else queries_overlap(source.queries),
     )
 
 
