@@ -214,3 +214,33 @@ def test_a_page_cannot_forge_link_marks() -> None:
     page = "<body><h2>One</h2><p>\ue001plain text that is not a link at all\ue002</p></body>"
     article = parse_article(page, "f.html")
     assert article.sections[0].text == "plain text that is not a link at all"
+
+
+def test_a_reference_heading_is_content_and_references_are_excluded() -> None:
+    """ "Reference" alone or with words after it heads API and protocol sections in technical
+    manuals (Python's "Reference counts", git's "Reference discovery"); a bibliography is
+    "References"."""
+    page = (
+        "<article><h1>T</h1>"
+        + "".join(
+            f"<h2>{heading}</h2><p>Some body text about it.</p>"
+            for heading in (
+                "Reference",
+                "Reference counts",
+                "Reference discovery",
+                "References",
+                "References and further reading",
+            )
+        )
+        + "</article>"
+    )
+    article = parse_article(page, "r.html")
+    assert [s.heading for s in article.sections] == [
+        "Reference",
+        "Reference counts",
+        "Reference discovery",
+    ]
+    assert [(e.heading, e.pattern) for e in article.excluded] == [
+        ("References", "references"),
+        ("References and further reading", "references"),
+    ]

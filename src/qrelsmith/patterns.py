@@ -175,7 +175,7 @@ EXCLUDED_HEADINGS: tuple[str, ...] = (
     r"参考文献",
     r"参考資料",
     r"出典",
-    r"references?",
+    r"references",  # plural: "Reference", "Reference counts" are content (API docs, git)
     r"further reading",
     r"sources",
     r"referencias",
