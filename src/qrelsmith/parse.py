@@ -54,7 +54,17 @@ def _selector(css: str) -> etree.XPath:
     return CSSSelector(css, translator="html")
 
 
-_CLASS_TOKEN = re.compile(r"\.(-?[_a-zA-Z][_a-zA-Z0-9-]*)")
+@dataclass(frozen=True, slots=True)
+class PermalinkSelector:
+    """One permalink selector as ``drop_permalinks`` applies it: ``needs`` holds, per
+    alternative of its selector list, the classes an element it matches must carry (all of
+    them; empty: none), so that a page whose bytes hold none of the alternatives' classes cannot
+    match it; ``up_front`` the XPath that empties its anchors when the text pass cannot test it
+    (None when it can)."""
+
+    css: str
+    needs: tuple[frozenset[bytes], ...]
+    up_front: etree.XPath | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,14 +79,21 @@ class Permalinks:
     marks under the few elements read on their own (title, headings, table rows, caption,
     label). Emptying them all up front took one more walk of every page (0.4 s of 3.3 s on the
     1,941 pages of the benchmark crawl, 0.15 s of it a walk of the Sphinx pages' trees). The
-    other selectors are emptied up front, as before. ``groups``: per class a page's bytes must
-    hold (None for selectors naming no class: always), the selectors read with the text and
-    the XPath of the others; a page keeps only the selectors whose class it holds, so that the
-    text pass tests none on most pages (the test costs about 1.5 us per link)."""
+    other selectors are emptied up front, as before.
+
+    A page keeps only the selectors whose classes its bytes hold, so that the text pass tests
+    none on most pages (the test costs about 1.5 us per link). ``markers``: every class some
+    selector needs, shortest first, each with the numbers of the (selector, alternative) pairs
+    that need it; a byte search costs ~20 us on an average page of the crawl, so a class is
+    only looked for while an alternative needing it is still possible, and a class holding an
+    absent shorter one ("header-anchor", "anchor") is absent without a search."""
 
     test: str
     inside: etree.XPath | None
-    groups: tuple[tuple[bytes | None, tuple[str, ...], etree.XPath | None], ...]
+    selectors: tuple[PermalinkSelector, ...]
+    markers: tuple[tuple[bytes, tuple[int, ...]], ...]
+    #: (selector number, its classes) per alternative, in ``markers``' numbering.
+    alternatives: tuple[tuple[int, int], ...]
 
 
 #: cssselect parse-tree nodes that test the element itself only: their match survives the
@@ -129,6 +146,28 @@ def _subject(tree: object) -> object:
     return tree
 
 
+def required_classes(tree: object) -> frozenset[str]:
+    """The classes every element path matching ``tree`` (a cssselect parse tree) must carry
+    somewhere in the page: a class test, on the subject or on an element a combinator or
+    ``:has`` needs. Not those under ``:not``; of ``:is``/``:where``, those all of its
+    alternatives need. Any other node needs what its own subject needs (nothing more is
+    assumed: a class too few only costs a byte search, one too many would lose a match)."""
+    kind = type(tree).__name__
+    needed = set()
+    inner = getattr(tree, "selector", None)
+    if inner is not None:
+        needed |= required_classes(inner)
+    if kind == "Class":
+        needed.add(str(getattr(tree, "class_name")))  # noqa: B009
+    elif kind in ("CombinedSelector", "Relation"):
+        subselector = getattr(tree, "subselector")  # noqa: B009
+        needed |= required_classes(getattr(subselector, "parsed_tree", subselector))
+    elif kind in ("Matching", "SpecificityAdjustment"):
+        each = [required_classes(node) for node in getattr(tree, "selector_list", ())]
+        needed |= frozenset.intersection(*each) if each else frozenset()
+    return frozenset(needed)
+
+
 @lru_cache(maxsize=64)
 def permalinks(selectors: tuple[str, ...]) -> Permalinks:
     """The selectors compiled once: the text-pass test and the up-front queries."""
@@ -137,14 +176,14 @@ def permalinks(selectors: tuple[str, ...]) -> Permalinks:
 
     translator = LxmlHTMLTranslator()
     tests: list[str] = []
-    grouped: dict[bytes | None, tuple[list[str], list[str]]] = {}
+    compiled: list[PermalinkSelector] = []
     for css in selectors:
-        classes = _CLASS_TOKEN.findall(css)
-        # The longest class is the rarest in a page's bytes: "markdown-heading", not "anchor".
-        marker = max(classes, key=len).encode() if classes else None
-        with_text, up_front = grouped.setdefault(marker, ([], []))
         parsed = parse(css)
         trees = [selector.parsed_tree for selector in parsed]
+        needs = tuple(
+            frozenset(name.encode() for name in required_classes(tree)) for tree in trees
+        )
+        up_front: etree.XPath | None = None
         if all(
             _for_text_pass(tree)
             and translator.xpath(_subject(tree)).element == "a"
@@ -152,18 +191,33 @@ def permalinks(selectors: tuple[str, ...]) -> Permalinks:
             for tree, selector in zip(trees, parsed, strict=True)
         ):
             tests.extend(_condition(tree, translator) for tree in trees)
-            with_text.append(css)
         else:
-            up_front.append(CSSSelector(css, translator="html").path)
-    shortest_first = sorted(grouped.items(), key=lambda item: len(item[0] or b""))
+            up_front = CSSSelector(css, translator="html")
+        compiled.append(PermalinkSelector(css, needs, up_front))
+    alternatives = tuple(
+        (number, index)
+        for number, selector in enumerate(compiled)
+        for index in range(len(selector.needs))
+    )
+    every = sorted({m for s in compiled for need in s.needs for m in need}, key=lambda m: (len(m), m))
+    markers = tuple(
+        (
+            marker,
+            tuple(
+                position
+                for position, (number, index) in enumerate(alternatives)
+                if marker in compiled[number].needs[index]
+            ),
+        )
+        for marker in every
+    )
     test = " or ".join(f"({condition})" for condition in tests)
     return Permalinks(
         test=test,
         inside=etree.XPath(f"descendant::a[{test}]") if test else None,
-        groups=tuple(
-            (marker, tuple(with_text), etree.XPath(" | ".join(paths)) if paths else None)
-            for marker, (with_text, paths) in shortest_first
-        ),
+        selectors=tuple(compiled),
+        markers=markers,
+        alternatives=alternatives,
     )
 
 
@@ -174,33 +228,60 @@ def _empty(anchor: Element) -> None:
 
 
 def drop_permalinks(document: Element, raw: bytes, selectors: Sequence[str]) -> list[str]:
-    """The selectors that can match in this page, by a byte search for their class; those the
-    text pass cannot test (none of the defaults) are applied here, emptying their anchors in
-    place. The element and its id stay, so that in-page links to it still resolve."""
+    """The selectors that can match in this page, by a byte search for their classes; those
+    the text pass cannot test (none of the defaults) are applied here, emptying their anchors
+    in place. The element and its id stay, so that in-page links to it still resolve."""
+    plan = permalinks(tuple(selectors))
+    possible = [True] * len(plan.alternatives)
     absent: list[bytes] = []
-    present: list[str] = []
-    for marker, with_text, query in permalinks(tuple(selectors)).groups:
-        if marker is not None and (
-            any(short in marker for short in absent) or marker not in raw
-        ):  # "header-anchor" cannot be in a page without "anchor": one scan of the bytes less
+    for marker, needing in plan.markers:  # shortest first
+        if not any(possible[position] for position in needing):
+            continue  # every alternative needing it already lacks another class
+        if any(short in marker for short in absent) or marker not in raw:
             absent.append(marker)
-            continue
-        present.extend(with_text)
-        if query is not None:
-            for anchor in query(document):
-                _empty(anchor)
-    return present
+            for position in needing:
+                possible[position] = False
+    kept = {plan.alternatives[p][0] for p, alive in enumerate(possible) if alive}
+    present = [s for number, s in enumerate(plan.selectors) if number in kept]
+    up_front = tuple(s.up_front for s in present if s.up_front is not None)
+    if up_front:  # all matched on the page as it came, then emptied
+        for anchor in _union(up_front)(document):
+            _empty(anchor)
+    return [s.css for s in present]
+
+
+@lru_cache(maxsize=64)
+def _union(queries: tuple[etree.XPath, ...]) -> etree.XPath:
+    return etree.XPath(" | ".join(query.path for query in queries))
 
 
 def without_permalinks(element: Element, selectors: Sequence[str]) -> Element:
     """``element`` with the permalink anchors under it emptied (in place), for an element whose
     text is read on its own rather than by the section-text pass."""
-    if len(element):  # a mark is an element: none under a text-only element, the common case
+    if selectors and len(element):  # a mark is an element: none under a text-only element
         inside = permalinks(tuple(selectors)).inside
         if inside is not None:
             for anchor in inside(element):
                 _empty(anchor)
     return element
+
+
+#: (options, narrowed copy) per (id of the options, selectors kept): most pages keep the same
+#: few selectors (none, or their generator's), and a copy of the options per page cost 18 us.
+#: The entry holds the options themselves, so that their id cannot name other options.
+_NARROWED: dict[tuple[int, tuple[str, ...]], tuple[BuildOptions, BuildOptions]] = {}
+
+
+def _narrowed(options: BuildOptions, present: tuple[str, ...]) -> BuildOptions:
+    """``options`` with only the ``present`` permalink selectors (a copy made once)."""
+    key = (id(options), present)
+    entry = _NARROWED.get(key)
+    if entry is None or entry[0] is not options:
+        if len(_NARROWED) >= 64:
+            _NARROWED.clear()
+        copy = options.model_copy(update={"permalink_selectors": list(present)})
+        entry = _NARROWED[key] = (options, copy)
+    return entry[1]
 
 
 def _title(document: Element, root: Element, selectors: Sequence[str]) -> str:
@@ -262,7 +343,7 @@ def parse_html(
         raise DataError(f"HTML parser stopped at line {first.line}: {_in_words(first.message)}")
     present = drop_permalinks(document, raw, options.permalink_selectors)
     if present != options.permalink_selectors:
-        options = options.model_copy(update={"permalink_selectors": present})
+        options = _narrowed(options, tuple(present))
     root = find_root(document, options.article_selectors)
     title = _title(document, root, options.permalink_selectors)
     return ParsedPage(root=root, title=title, encoding=encoding, replaced=replaced, options=options)
