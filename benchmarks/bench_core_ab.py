@@ -48,7 +48,9 @@ for line in sys.stdin:  # "first last": the pages of one turn
 def html_files(corpus: Path, limit: int | None) -> list[str]:
     """The corpus's HTML files, in path order (the first ``limit``)."""
     files = sorted(
-        str(path) for path in corpus.rglob("*") if path.suffix in (".html", ".htm") and path.is_file()
+        str(path)
+        for path in corpus.rglob("*")
+        if path.suffix in (".html", ".htm") and path.is_file()
     )
     return files[:limit] if limit else files
 
