@@ -293,3 +293,35 @@ def test_pages_with_the_same_selectors_share_one_narrowed_options() -> None:
     assert first.model_dump(exclude={"permalink_selectors"}) == options.model_dump(
         exclude={"permalink_selectors"}
     )
+
+
+def _tree(spec: str) -> etree._Element:
+    return etree.fromstring(spec)  # XML, so that any element may hold any other
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "<html><head/><body><p/></body></html>",
+        "<html><head><body id='in-head'/></head><body id='second'/></html>",
+        "<html><x><y><body id='deep'/></y></x><body id='child'/></html>",
+        "<body id='root'><body id='inner'/></body>",
+        "<html><div><p/></div><div><body id='only-deep'/></div></html>",
+        "<html><head/></html>",
+    ],
+)
+def test_first_element_is_the_first_in_document_order(spec: str) -> None:
+    # first_element looks among the root's children before walking: the same element as the
+    # first one a walk of the tree meets
+    from qrelsmith.parse import first_element
+
+    root = _tree(spec)
+    assert first_element(root, "body") is next(root.iter("body"), None)
+
+
+def test_the_title_is_the_first_h1_with_text_after_an_empty_one() -> None:
+    page = (
+        '<html><head><title>Site</title></head><body><h1><a class="headerlink" href="#t">¶</a>'
+        "</h1><p>x</p><h1>Real title</h1><h2>A</h2><p>y</p></body></html>"
+    )
+    assert parse_html(page, BuildOptions()).title == "Real title"

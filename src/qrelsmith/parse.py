@@ -288,10 +288,23 @@ def _narrowed(options: BuildOptions, present: tuple[str, ...]) -> BuildOptions:
     return entry[1]
 
 
+#: The first element of a tag in document order, the context element included. libxml2 stops
+#: at it; lxml's ``iter`` looks ahead for the next one once it has returned one, which walks
+#: the rest of the page for a tag it holds once (<h1>, <title>: 0.2 s each on the crawl).
+_FIRST = {tag: etree.XPath(f"descendant-or-self::{tag}[1]") for tag in ("h1", "title")}
+
+
 def _title(document: Element, root: Element, selectors: Sequence[str]) -> str:
-    """The article's H1, else the page's <title>, else any H1 (site headers carry one too)."""
+    """The article's H1, else the page's <title>, else any H1 (site headers carry one too):
+    the first with text of each, in document order."""
     for element, tag in ((root, "h1"), (document, "title"), (document, "h1")):
-        for found in element.iter(tag):
+        first = _FIRST[tag](element)
+        if not first:
+            continue  # none at all
+        text = text_of(without_permalinks(first[0], selectors))
+        if text:
+            return text
+        for found in element.iter(tag):  # the first is empty (rare): the others in turn
             text = text_of(without_permalinks(found, selectors))
             if text:
                 return text
@@ -375,19 +388,43 @@ def _in_words(message: str) -> str:
 def find_root(document: Element, selectors: list[str]) -> Element:
     """The first element matching the first selector that matches; the document otherwise."""
     if selectors and all(_PLAIN_TAG.match(css) for css in selectors):
-        # One walk for all plain tags ("article", "main", "body"), not one walk per selector.
-        first: dict[str, Element] = {}
-        for candidate in document.iter(*selectors):
-            first.setdefault(str(candidate.tag), candidate)
-            if candidate.tag == selectors[0]:
-                break
-        return next((first[css] for css in selectors if css in first), document)
+        # One lookup per plain tag ("article", "main", "body"): one walk for all of them went
+        # through the whole page whenever it has no <article> (0.22 s on the 1,941 pages of
+        # the benchmark crawl; see ``first_element``).
+        for css in selectors:
+            found = first_element(document, css)
+            if found is not None:
+                return found
+        return document
     for css in selectors:
         found = _selector(css)(document)
         if found:
             element: Element = found[0]
             return element
     return document
+
+
+def first_element(root: Element, tag: str) -> Element | None:
+    """The first element named ``tag`` in ``root`` (itself included), in document order.
+
+    Without a walk of the whole tree where it can: lxml's ``iter(tag)`` ends at once when the
+    parser never met the name (the document's name dictionary lacks it), but once it has
+    returned an element it walks on to the next one, to the end when there is none (as for
+    <body>). A child of the root with that tag is the first one unless an earlier child's
+    subtree holds one (only those, <head> for <body>, are searched).
+    """
+    if root.tag == tag:
+        return root
+    child = root.find(tag)
+    if child is None:
+        return next(root.iter(tag), None)
+    for earlier in root:
+        if earlier is child:
+            return child
+        found = next(earlier.iter(tag), None)
+        if found is not None:
+            return found
+    return child  # not reached: the child is one of the root's
 
 
 def dropped(element: Element, drop_tags: Sequence[str]) -> bool:
