@@ -233,10 +233,9 @@ def _empty(anchor: Element) -> None:
         anchor.remove(child)
 
 
-def drop_permalinks(document: Element, raw: bytes, selectors: Sequence[str]) -> list[str]:
-    """The selectors that can match in this page, by a byte search for their classes; those
-    the text pass cannot test (none of the defaults) are applied here, emptying their anchors
-    in place. The element and its id stay, so that in-page links to it still resolve."""
+def permalinks_in(raw: bytes, selectors: Sequence[str]) -> list[PermalinkSelector]:
+    """The selectors that can match in a page, by a byte search for their classes. Run on the
+    bytes before they are parsed: they are then still in the CPU cache."""
     plan = permalinks(tuple(selectors))
     absent: set[bytes] = set()
     impossible: set[int] = set()  # alternatives needing an absent class
@@ -246,12 +245,24 @@ def drop_permalinks(document: Element, raw: bytes, selectors: Sequence[str]) -> 
         if not marker.holds.isdisjoint(absent) or marker.name not in raw:
             absent.add(marker.name)
             impossible |= marker.needed_by
-    present = [s for s in plan.selectors if not s.alternatives <= impossible]
+    return [s for s in plan.selectors if not s.alternatives <= impossible]
+
+
+def empty_up_front(document: Element, present: Sequence[PermalinkSelector]) -> list[str]:
+    """Apply the ``present`` selectors the text pass cannot test (none of the defaults),
+    emptying their anchors in place; the element and its id stay, so that in-page links to it
+    still resolve. The selectors, as CSS."""
     up_front = tuple(s.up_front for s in present if s.up_front is not None)
     if up_front:  # all matched on the page as it came, then emptied
         for anchor in _union(up_front)(document):
             _empty(anchor)
     return [s.css for s in present]
+
+
+def drop_permalinks(document: Element, raw: bytes, selectors: Sequence[str]) -> list[str]:
+    """The selectors that can match in this page (``permalinks_in``), those the text pass
+    cannot test applied (``empty_up_front``)."""
+    return empty_up_front(document, permalinks_in(raw, selectors))
 
 
 @lru_cache(maxsize=64)
@@ -342,6 +353,7 @@ def parse_html(
             raw = raw.replace(reserved, b"")
     if not _LOOKS_LIKE_MARKUP.search(raw, 0, 65536):  # the first 64 kB, without a copy
         raise DataError("not HTML (no markup)")
+    marks = permalinks_in(raw, options.permalink_selectors)
     # collect_ids=False: no hash table of ids is built (nothing looks elements up by id), which
     # saves 3-12% of the parse.
     parser = etree.HTMLParser(
@@ -360,7 +372,7 @@ def parse_html(
     if fatal:
         first = fatal[0]
         raise DataError(f"HTML parser stopped at line {first.line}: {_in_words(first.message)}")
-    present = drop_permalinks(document, raw, options.permalink_selectors)
+    present = empty_up_front(document, marks)
     if present != options.permalink_selectors:
         options = _narrowed(options, tuple(present))
     root = find_root(document, options.article_selectors)
