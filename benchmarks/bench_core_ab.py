@@ -57,7 +57,7 @@ def html_files(corpus: Path, limit: int | None) -> list[str]:
 
 def start(src: str, files: list[str]) -> subprocess.Popen[str]:
     """A worker over ``files`` with the package from ``src``, ready for its first round."""
-    environment = dict(os.environ, PYTHONPATH=src)
+    environment = dict(os.environ, PYTHONPATH=os.path.abspath(src))
     worker = subprocess.Popen(
         [sys.executable, "-c", WORKER, json.dumps(files)],
         stdin=subprocess.PIPE,
