@@ -210,3 +210,15 @@ def test_permalink_marks_stay_out_of_table_names_and_cells() -> None:
     table = parse_article(quick, "q.html").table
     assert table is not None and table.name == "Quick answers"
     assert table.rows[0].reference == "Install Python"
+
+
+def test_a_miss_names_the_first_table_s_header_as_recognition_read_it() -> None:
+    # the header texts come from the header screen, which has left out the dropped elements
+    # and the permalink marks: the same as reading the cleaned row again
+    mark = '<a class="headerlink" href="#k">¶</a>'
+    data = f"""<article><table><tr><th>Question{mark}<button>copy</button></th>
+    <th>Key <nav>menu</nav>size</th></tr><tr><td>rsa</td><td>3072</td></tr></table>
+    {HEADINGS}</article>"""
+    miss = parse_article(data, "x.html").table_miss
+    assert miss is not None and miss.reason == "no_query_or_reference_header"
+    assert (miss.header, miss.roles) == (["Question", "Key size"], ["query"])

@@ -42,3 +42,24 @@ def test_a_heading_and_its_numbered_form_share_one_key() -> None:
 def test_fold_space_and_tokens() -> None:
     assert fold_space("a\x00b \u200b c") == "a b c"
     assert tokens("max_size は here") == ("max_size", "は", "here")
+
+
+def test_fold_space_gives_the_rewrite_s_answer_for_every_odd_character() -> None:
+    # fold_space returns the split text when no control or format character is left in it,
+    # and rewrites only otherwise: the answer of always searching for the odd characters first
+    import re
+
+    from qrelsmith.text import _ODD_TABLE
+
+    odd = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+
+    def rewritten(text: str) -> str:
+        if odd.search(text):
+            text = text.translate(_ODD_TABLE)
+        return " ".join(text.split())
+
+    unusual = [chr(c) for c in range(0x30000) if not chr(c).isprintable() or chr(c).isspace()]
+    assert len(unusual) > 10_000
+    for character in unusual:
+        for text in (character, f"a{character}b", f" x {character}\n{character} y\t"):
+            assert fold_space(text) == rewritten(text), hex(ord(character))

@@ -139,7 +139,9 @@ def render_page(page: Page, config: Config) -> PageResult:
         blocks = render_article(result.corpus, result.queries)
     except Exception as exc:  # records the core made are ours: failing to write one is a bug
         return _lost(result, exc)
-    return replace(result, corpus=[], queries=[], blocks=blocks)
+    # the result is this call's own: set in place (``dataclasses.replace`` cost 24 us a page)
+    result.corpus, result.queries, result.blocks = [], [], blocks
+    return result
 
 
 def crashed_page(page: Page) -> PageResult:

@@ -28,6 +28,7 @@ _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>")
 _RESERVED_UTF8 = tuple(mark.encode("utf-8") for mark in RESERVED)
 #: The first two UTF-8 bytes of all reserved characters (U+E000-U+E002): one scan of a page.
 _RESERVED_PREFIX = _RESERVED_UTF8[0][:2]
+_RESERVED_LEAD = _RESERVED_PREFIX[:1]
 #: Characters libxml2's HTML parser keeps in text but lxml refuses to set as text (XML 1.0
 #: forbids them): a tail moved by ``remove_element`` must lose them, or the page fails.
 _NOT_XML_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
@@ -54,7 +55,25 @@ def _selector(css: str) -> etree.XPath:
     return CSSSelector(css, translator="html")
 
 
-_CLASS_TOKEN = re.compile(r"\.(-?[_a-zA-Z][_a-zA-Z0-9-]*)")
+@dataclass(frozen=True, slots=True)
+class PermalinkSelector:
+    """One permalink selector as ``drop_permalinks`` applies it: ``alternatives``, the numbers
+    (in ``Permalinks.markers``' numbering) of the alternatives of its selector list; ``up_front``
+    the XPath that empties its anchors when the text pass cannot test it (None when it can)."""
+
+    css: str
+    alternatives: frozenset[int]
+    up_front: etree.XPath | None
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A class some alternative of a permalink selector needs (``needed_by``: their numbers),
+    and the shorter such classes it holds (absent one of those, it is absent too)."""
+
+    name: bytes
+    needed_by: frozenset[int]
+    holds: frozenset[bytes]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,14 +88,20 @@ class Permalinks:
     marks under the few elements read on their own (title, headings, table rows, caption,
     label). Emptying them all up front took one more walk of every page (0.4 s of 3.3 s on the
     1,941 pages of the benchmark crawl, 0.15 s of it a walk of the Sphinx pages' trees). The
-    other selectors are emptied up front, as before. ``groups``: per class a page's bytes must
-    hold (None for selectors naming no class: always), the selectors read with the text and
-    the XPath of the others; a page keeps only the selectors whose class it holds, so that the
-    text pass tests none on most pages (the test costs about 1.5 us per link)."""
+    other selectors are emptied up front, as before.
+
+    A page keeps only the selectors whose classes its bytes hold, so that the text pass tests
+    none on most pages (the test costs about 1.5 us per link). Each alternative of a selector
+    list needs every class ``required_classes`` finds in it; ``markers`` are those classes,
+    shortest first. A byte search costs ~15 us on an average page of the crawl, so a class is
+    looked for only while an alternative needing it is still possible ("markdown-heading" not
+    on a page without "anchor"), and one holding an absent shorter one ("header-anchor",
+    "anchor") is absent without a search."""
 
     test: str
     inside: etree.XPath | None
-    groups: tuple[tuple[bytes | None, tuple[str, ...], etree.XPath | None], ...]
+    selectors: tuple[PermalinkSelector, ...]
+    markers: tuple[Marker, ...]
 
 
 #: cssselect parse-tree nodes that test the element itself only: their match survives the
@@ -120,13 +145,42 @@ def _condition(tree: object, translator: object) -> str:
         return f"({own}) and parent::*[{parent}]"
     expression = translator.xpath(tree)  # type: ignore[attr-defined]
     expression.add_name_test()
-    return str(expression.condition or "true()")
+    return _WITHOUT_PRESENCE.sub(r"\2", str(expression.condition or "true()"))
+
+
+#: cssselect writes a class test as ``@class and contains(@class, 'x') and ...``: the presence
+#: test is implied by a ``contains`` of a non-empty literal (an absent attribute is the empty
+#: string), and costs the text pass an attribute lookup per link (~0.02 s on the crawl's 164k
+#: Sphinx links, ~10% of the test).
+_WITHOUT_PRESENCE = re.compile(r"@(class|id) and (contains\(@\1, (?:'[^']+'|\"[^\"]+\")\))")
 
 
 def _subject(tree: object) -> object:
     while type(tree).__name__ == "CombinedSelector":
         tree = getattr(tree, "subselector")  # noqa: B009
     return tree
+
+
+def required_classes(tree: object) -> frozenset[str]:
+    """The classes every element path matching ``tree`` (a cssselect parse tree) must carry
+    somewhere in the page: a class test on the subject or on an element a combinator needs.
+    Not those under ``:not``; of ``:is``/``:where``, those all of its alternatives need; none
+    inside ``:has`` (its parse tree differs between cssselect versions). Any other node needs
+    what its own subject needs: a class too few only costs a byte search, one too many would
+    lose a match."""
+    kind = type(tree).__name__
+    needed: set[str] = set()
+    inner = getattr(tree, "selector", None)
+    if inner is not None:
+        needed |= required_classes(inner)
+    if kind == "Class":
+        needed.add(str(getattr(tree, "class_name")))  # noqa: B009
+    elif kind == "CombinedSelector":
+        needed |= required_classes(getattr(tree, "subselector"))  # noqa: B009
+    elif kind in ("Matching", "SpecificityAdjustment"):
+        each = [required_classes(node) for node in getattr(tree, "selector_list", ())]
+        needed |= frozenset.intersection(*each) if each else frozenset()
+    return frozenset(needed)
 
 
 @lru_cache(maxsize=64)
@@ -137,14 +191,14 @@ def permalinks(selectors: tuple[str, ...]) -> Permalinks:
 
     translator = LxmlHTMLTranslator()
     tests: list[str] = []
-    grouped: dict[bytes | None, tuple[list[str], list[str]]] = {}
+    compiled: list[PermalinkSelector] = []
+    needs: list[frozenset[bytes]] = []  # per alternative of every selector list
     for css in selectors:
-        classes = _CLASS_TOKEN.findall(css)
-        # The longest class is the rarest in a page's bytes: "markdown-heading", not "anchor".
-        marker = max(classes, key=len).encode() if classes else None
-        with_text, up_front = grouped.setdefault(marker, ([], []))
         parsed = parse(css)
         trees = [selector.parsed_tree for selector in parsed]
+        numbers = frozenset(range(len(needs), len(needs) + len(trees)))
+        needs.extend(frozenset(c.encode() for c in required_classes(tree)) for tree in trees)
+        up_front: etree.XPath | None = None
         if all(
             _for_text_pass(tree)
             and translator.xpath(_subject(tree)).element == "a"
@@ -152,18 +206,24 @@ def permalinks(selectors: tuple[str, ...]) -> Permalinks:
             for tree, selector in zip(trees, parsed, strict=True)
         ):
             tests.extend(_condition(tree, translator) for tree in trees)
-            with_text.append(css)
         else:
-            up_front.append(CSSSelector(css, translator="html").path)
-    shortest_first = sorted(grouped.items(), key=lambda item: len(item[0] or b""))
+            up_front = CSSSelector(css, translator="html")
+        compiled.append(PermalinkSelector(css, numbers, up_front))
+    names = sorted({name for need in needs for name in need}, key=lambda name: (len(name), name))
+    markers = tuple(
+        Marker(
+            name,
+            frozenset(number for number, need in enumerate(needs) if name in need),
+            frozenset(short for short in names[:position] if short in name),
+        )
+        for position, name in enumerate(names)
+    )
     test = " or ".join(f"({condition})" for condition in tests)
     return Permalinks(
         test=test,
         inside=etree.XPath(f"descendant::a[{test}]") if test else None,
-        groups=tuple(
-            (marker, tuple(with_text), etree.XPath(" | ".join(paths)) if paths else None)
-            for marker, (with_text, paths) in shortest_first
-        ),
+        selectors=tuple(compiled),
+        markers=markers,
     )
 
 
@@ -173,29 +233,47 @@ def _empty(anchor: Element) -> None:
         anchor.remove(child)
 
 
+def permalinks_in(raw: bytes, selectors: Sequence[str]) -> list[PermalinkSelector]:
+    """The selectors that can match in a page, by a byte search for their classes. Run on the
+    bytes before they are parsed: they are then still in the CPU cache."""
+    plan = permalinks(tuple(selectors))
+    absent: set[bytes] = set()
+    impossible: set[int] = set()  # alternatives needing an absent class
+    for marker in plan.markers:  # shortest first
+        if marker.needed_by <= impossible:
+            continue  # every alternative needing it already lacks another class
+        if not marker.holds.isdisjoint(absent) or marker.name not in raw:
+            absent.add(marker.name)
+            impossible |= marker.needed_by
+    return [s for s in plan.selectors if not s.alternatives <= impossible]
+
+
+def empty_up_front(document: Element, present: Sequence[PermalinkSelector]) -> list[str]:
+    """Apply the ``present`` selectors the text pass cannot test (none of the defaults),
+    emptying their anchors in place; the element and its id stay, so that in-page links to it
+    still resolve. The selectors, as CSS."""
+    up_front = tuple(s.up_front for s in present if s.up_front is not None)
+    if up_front:  # all matched on the page as it came, then emptied
+        for anchor in _union(up_front)(document):
+            _empty(anchor)
+    return [s.css for s in present]
+
+
 def drop_permalinks(document: Element, raw: bytes, selectors: Sequence[str]) -> list[str]:
-    """The selectors that can match in this page, by a byte search for their class; those the
-    text pass cannot test (none of the defaults) are applied here, emptying their anchors in
-    place. The element and its id stay, so that in-page links to it still resolve."""
-    absent: list[bytes] = []
-    present: list[str] = []
-    for marker, with_text, query in permalinks(tuple(selectors)).groups:
-        if marker is not None and (
-            any(short in marker for short in absent) or marker not in raw
-        ):  # "header-anchor" cannot be in a page without "anchor": one scan of the bytes less
-            absent.append(marker)
-            continue
-        present.extend(with_text)
-        if query is not None:
-            for anchor in query(document):
-                _empty(anchor)
-    return present
+    """The selectors that can match in this page (``permalinks_in``), those the text pass
+    cannot test applied (``empty_up_front``)."""
+    return empty_up_front(document, permalinks_in(raw, selectors))
+
+
+@lru_cache(maxsize=64)
+def _union(queries: tuple[etree.XPath, ...]) -> etree.XPath:
+    return etree.XPath(" | ".join(query.path for query in queries))
 
 
 def without_permalinks(element: Element, selectors: Sequence[str]) -> Element:
     """``element`` with the permalink anchors under it emptied (in place), for an element whose
     text is read on its own rather than by the section-text pass."""
-    if len(element):  # a mark is an element: none under a text-only element, the common case
+    if selectors and len(element):  # a mark is an element: none under a text-only element
         inside = permalinks(tuple(selectors)).inside
         if inside is not None:
             for anchor in inside(element):
@@ -203,10 +281,41 @@ def without_permalinks(element: Element, selectors: Sequence[str]) -> Element:
     return element
 
 
+#: (options, narrowed copy) per (id of the options, selectors kept): most pages keep the same
+#: few selectors (none, or their generator's), and a copy of the options per page cost 18 us.
+#: The entry holds the options themselves, so that their id cannot name other options.
+_NARROWED: dict[tuple[int, tuple[str, ...]], tuple[BuildOptions, BuildOptions]] = {}
+
+
+def _narrowed(options: BuildOptions, present: tuple[str, ...]) -> BuildOptions:
+    """``options`` with only the ``present`` permalink selectors (a copy made once)."""
+    key = (id(options), present)
+    entry = _NARROWED.get(key)
+    if entry is None or entry[0] is not options:
+        if len(_NARROWED) >= 64:
+            _NARROWED.clear()
+        copy = options.model_copy(update={"permalink_selectors": list(present)})
+        entry = _NARROWED[key] = (options, copy)
+    return entry[1]
+
+
+#: The first element of a tag in document order, the context element included. libxml2 stops
+#: at it; lxml's ``iter`` looks ahead for the next one once it has returned one, which walks
+#: the rest of the page for a tag it holds once (<h1>, <title>: 0.2 s each on the crawl).
+_FIRST = {tag: etree.XPath(f"descendant-or-self::{tag}[1]") for tag in ("h1", "title")}
+
+
 def _title(document: Element, root: Element, selectors: Sequence[str]) -> str:
-    """The article's H1, else the page's <title>, else any H1 (site headers carry one too)."""
+    """The article's H1, else the page's <title>, else any H1 (site headers carry one too):
+    the first with text of each, in document order."""
     for element, tag in ((root, "h1"), (document, "title"), (document, "h1")):
-        for found in element.iter(tag):
+        first = _FIRST[tag](element)
+        if not first:
+            continue  # none at all
+        text = text_of(without_permalinks(first[0], selectors))
+        if text:
+            return text
+        for found in element.iter(tag):  # the first is empty (rare): the others in turn
             text = text_of(without_permalinks(found, selectors))
             if text:
                 return text
@@ -237,11 +346,14 @@ def parse_html(
         raw = data[bom:]
         if encoding != "utf-8" or replaced:
             raw = raw.decode(encoding, errors="replace").encode("utf-8")
-    if _RESERVED_PREFIX in raw:  # sections.py marks its text with them: no page may forge one
+    # sections.py marks its text with them: no page may forge one. Their lead byte first: a
+    # one-byte search is a memchr, ~15x cheaper than the two-byte one (0.07 s on the crawl).
+    if _RESERVED_LEAD in raw and _RESERVED_PREFIX in raw:
         for reserved in _RESERVED_UTF8:
             raw = raw.replace(reserved, b"")
-    if not _LOOKS_LIKE_MARKUP.search(raw[:65536]):
+    if not _LOOKS_LIKE_MARKUP.search(raw, 0, 65536):  # the first 64 kB, without a copy
         raise DataError("not HTML (no markup)")
+    marks = permalinks_in(raw, options.permalink_selectors)
     # collect_ids=False: no hash table of ids is built (nothing looks elements up by id), which
     # saves 3-12% of the parse.
     parser = etree.HTMLParser(
@@ -260,9 +372,9 @@ def parse_html(
     if fatal:
         first = fatal[0]
         raise DataError(f"HTML parser stopped at line {first.line}: {_in_words(first.message)}")
-    present = drop_permalinks(document, raw, options.permalink_selectors)
+    present = empty_up_front(document, marks)
     if present != options.permalink_selectors:
-        options = options.model_copy(update={"permalink_selectors": present})
+        options = _narrowed(options, tuple(present))
     root = find_root(document, options.article_selectors)
     title = _title(document, root, options.permalink_selectors)
     return ParsedPage(root=root, title=title, encoding=encoding, replaced=replaced, options=options)
@@ -288,19 +400,43 @@ def _in_words(message: str) -> str:
 def find_root(document: Element, selectors: list[str]) -> Element:
     """The first element matching the first selector that matches; the document otherwise."""
     if selectors and all(_PLAIN_TAG.match(css) for css in selectors):
-        # One walk for all plain tags ("article", "main", "body"), not one walk per selector.
-        first: dict[str, Element] = {}
-        for candidate in document.iter(*selectors):
-            first.setdefault(str(candidate.tag), candidate)
-            if candidate.tag == selectors[0]:
-                break
-        return next((first[css] for css in selectors if css in first), document)
+        # One lookup per plain tag ("article", "main", "body"): one walk for all of them went
+        # through the whole page whenever it has no <article> (0.22 s on the 1,941 pages of
+        # the benchmark crawl; see ``first_element``).
+        for css in selectors:
+            found = first_element(document, css)
+            if found is not None:
+                return found
+        return document
     for css in selectors:
         found = _selector(css)(document)
         if found:
             element: Element = found[0]
             return element
     return document
+
+
+def first_element(root: Element, tag: str) -> Element | None:
+    """The first element named ``tag`` in ``root`` (itself included), in document order.
+
+    Without a walk of the whole tree where it can: lxml's ``iter(tag)`` ends at once when the
+    parser never met the name (the document's name dictionary lacks it), but once it has
+    returned an element it walks on to the next one, to the end when there is none (as for
+    <body>). A child of the root with that tag is the first one unless an earlier child's
+    subtree holds one (only those, <head> for <body>, are searched).
+    """
+    if root.tag == tag:
+        return root
+    child = root.find(tag)
+    if child is None:
+        return next(root.iter(tag), None)
+    for earlier in root:
+        if earlier is child:
+            return child
+        found = next(earlier.iter(tag), None)
+        if found is not None:
+            return found
+    return child  # not reached: the child is one of the root's
 
 
 def dropped(element: Element, drop_tags: Sequence[str]) -> bool:

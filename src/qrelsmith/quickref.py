@@ -165,16 +165,29 @@ def _keyword_regexes(
     return [(k, role, re.compile(_keyword_pattern(k))) for k, role in _role_regex(keywords)[1]]
 
 
+#: (options, their keywords) per id of the options: the keyword lists, made tuples once per
+#: options rather than for each table (hashing them to find the compiled regexes costs too).
+_KEYWORDS: dict[int, tuple[BuildOptions, tuple[tuple[str, ...], ...]]] = {}
+
+
 def _keywords(options: BuildOptions) -> tuple[tuple[str, ...], ...]:
-    return (
-        tuple(options.query_headers),
-        tuple(options.answer_headers),
-        tuple(options.reference_headers),
-    )
+    entry = _KEYWORDS.get(id(options))
+    if entry is None or entry[0] is not options:  # the entry holds them: their id is theirs
+        if len(_KEYWORDS) >= 64:
+            _KEYWORDS.clear()
+        keywords = (
+            tuple(options.query_headers),
+            tuple(options.answer_headers),
+            tuple(options.reference_headers),
+        )
+        entry = _KEYWORDS[id(options)] = (options, keywords)
+    return entry[1]
 
 
 def header_roles(cells: Sequence[Cell], options: BuildOptions) -> dict[str, int]:
     """Role -> column from header keywords; the longest keyword decides a cell's role."""
+    if not cells:
+        return {}
     regex, groups = _role_regex(_keywords(options))
     roles: dict[str, int] = {}
     for column, cell in enumerate(cells):
@@ -339,18 +352,20 @@ def _first_row(table: Element) -> Element | None:
     return rows[0] if rows else None
 
 
-def _header_cells(table: Element, options: BuildOptions) -> list[Cell]:
+def _header_cells(table: Element, options: BuildOptions) -> tuple[list[Cell], list[str] | None]:
     """The first row's cells, text only, when the row names a query and a reference role at
-    all (one regex pass over the row: most tables of a docs page stop here)."""
+    all (one regex pass over the row: most tables of a docs page stop here); and the texts
+    of the first row's cells (cleaned) where it read them, None for a table of one row."""
     row = _first_row(table)
     if row is None or (
         next(row.itersiblings("tr"), None) is None and _rows(table) < 2
     ):  # a table of one row has no data
-        return []
+        return [], None
     cells = [c for c in cleaned(row, options) if c.tag in ("td", "th")]
-    row_text = " ".join(fold_space(_text(c)) for c in cells)
+    texts = [fold_space(_text(c)) for c in cells]
+    row_text = " ".join(texts)
     if len(row_text) > patterns.HEADER_ROW_MAX_CHARS:
-        return []
+        return [], texts
     regex, groups = _role_regex(_keywords(options))
     row_text = fold_case(row_text)
     # The regex tries every keyword at every position (their word-boundary lookarounds keep
@@ -358,11 +373,11 @@ def _header_cells(table: Element, options: BuildOptions) -> list[Cell]:
     # every row the regex could accept.
     present = {role for keyword, role in groups if keyword in row_text}
     if not {"query", "reference"} <= present:
-        return []
+        return [], texts
     named = {groups[m.lastindex - 1][1] for m in regex.finditer(row_text) if m.lastindex}
     if not {"query", "reference"} <= named:
-        return []
-    return [Cell(text_of(c), (), c.tag == "th") for c in cells]
+        return [], texts
+    return [Cell(text_of(c), (), c.tag == "th") for c in cells], texts
 
 
 def _tables(root: Element, options: BuildOptions) -> tuple[list[Element], int]:
@@ -423,9 +438,11 @@ def _miss(
     closest: tuple[int, Element, list[list[Cell]], int] | None,
     options: BuildOptions,
     targets_of: CellTargets | None,
+    first_row: list[str] | None = None,
 ) -> TableMiss:
     """Why no table was taken, with the closest one: the near-top table naming most headings,
-    else the first table. Runs only on articles without a table, on one table."""
+    else the first table. Runs only on articles without a table, on one table. ``first_row``:
+    the first table's header texts where recognition read them (cleaned, as read here)."""
     if not tables:
         return TableMiss(reason="no_table")
     if closest is not None and targets_of is not None:
@@ -437,11 +454,16 @@ def _miss(
         reason: TableMissReason = "few_headings_named"
     else:
         table, evidence = tables[0], None
-        row = _first_row(table)
-        if row is not None:
-            without_permalinks(row, options.permalink_selectors)
-        # the cells' text in one C call each: no links, no block breaks needed to name them
-        header = [] if row is None else [Cell(fold_space(_text(c)), (), False) for c in _CELLS(row)]
+        if first_row is not None:
+            header = [Cell(text, (), False) for text in first_row]
+        else:
+            row = _first_row(table)
+            if row is not None:
+                without_permalinks(row, options.permalink_selectors)
+            # the cells' text in one C call each: no links, no block breaks needed to name them
+            header = (
+                [] if row is None else [Cell(fold_space(_text(c)), (), False) for c in _CELLS(row)]
+            )
         reason = "no_query_or_reference_header"
     roles = _roles_named(header, options)
     return TableMiss(
@@ -469,8 +491,12 @@ def find_table(
     found: tuple[Element, list[list[Cell]], dict[str, int], int, Detection] | None
     found = None
     tables, near_top = _tables(root, options)
-    for table in tables:
-        roles = header_roles(_header_cells(table, options), options)
+    first_row: list[str] | None = None  # the first table's header texts, for a miss
+    for position, table in enumerate(tables):
+        cells, texts = _header_cells(table, options)
+        if position == 0:
+            first_row = texts
+        roles = header_roles(cells, options)
         if "query" in roles and "reference" in roles:
             grid, head_rows = table_grid(cleaned(table, options))
             found = (table, grid, roles, max(head_rows, 1), "headers")
@@ -493,7 +519,7 @@ def find_table(
             if evidence and evidence.hits and (closest is None or evidence.hits > closest[0]):
                 closest = (evidence.hits, table, rough, head_rows)
     if found is None:
-        return _miss(tables, closest, options, targets_of)
+        return _miss(tables, closest, options, targets_of, first_row)
     table, grid, roles, start, detected_by = found
     rows: list[QuickRefRow] = []
     for number, line in enumerate(grid[start:]):
