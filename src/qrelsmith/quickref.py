@@ -284,6 +284,8 @@ _LABEL_TAGS = ("h3", "h4", "h5", "h6", "p", "div", "strong", "b", "dt")
 def default_name(header: Sequence[Cell]) -> str:
     """The table name used when the page gives none, by the script of the header row."""
     text = " ".join(cell.text for cell in header)
+    if text.isascii():  # most headers: neither search can match (one C pass, not two)
+        return patterns.DEFAULT_TABLE_NAMES["other"]
     if _HANGUL.search(text):
         return patterns.DEFAULT_TABLE_NAMES["ko"]
     if _KANA_OR_HAN.search(text):
