@@ -258,3 +258,23 @@ def test_a_miss_s_roles_from_the_screened_keywords_are_those_read_again(
     assert (row.keywords is None) == (len(" ".join(cells)) > 1000)
     header = [Cell(text, (), False) for text in row.texts]
     assert _roles_named(header, options, row.keywords) == _roles_named(header, options) == roles
+
+
+@pytest.mark.parametrize(
+    ("texts", "script"),
+    [
+        (["Name", "Description"], "other"),
+        (["Función", "Descripción"], "other"),  # not ASCII, yet neither Korean nor Japanese
+        (["항목", "설명"], "ko"),
+        (["Name", "説明"], "ja"),
+        (["すること", "설명"], "ko"),  # Hangul anywhere decides first
+    ],
+)
+def test_a_table_s_default_name_follows_the_script_of_its_header(
+    texts: list[str], script: str
+) -> None:
+    from qrelsmith import patterns
+    from qrelsmith.quickref import Cell, default_name
+
+    header = [Cell(text, (), True) for text in texts]
+    assert default_name(header) == patterns.DEFAULT_TABLE_NAMES[script]
