@@ -137,6 +137,7 @@ href="#x">P1</a></h2><dl><dt class="sig">f<a class="headerlink" href="#f">P2</a>
         *PERMALINK_SELECTORS,
         "a.headerlink.x",
         "dt.sig > a.headerlink",
+        "h3 > a.anchor",  # the parent's name test stays (the link's own is implied)
         "a#i",
         "a[href='#f']",
         "a:not(.x).headerlink",

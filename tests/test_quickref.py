@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from qrelsmith import article_queries, parse_article
 
 HEADINGS = "<h2 id='a'>Install Python</h2><p>x</p><h2>Create a venv</h2><p>y</p><h2>Pin versions</h2><p>z</p>"
@@ -222,3 +224,57 @@ def test_a_miss_names_the_first_table_s_header_as_recognition_read_it() -> None:
     miss = parse_article(data, "x.html").table_miss
     assert miss is not None and miss.reason == "no_query_or_reference_header"
     assert (miss.header, miss.roles) == (["Question", "Key size"], ["query"])
+
+
+@pytest.mark.parametrize(
+    ("cells", "roles"),
+    [
+        (["Question", "Key size", "Notes"], {"query"}),
+        (["ＱＵＥＳＴＩＯＮ", "Ａｎｓｗｅｒ"], {"query", "answer"}),  # full-width: NFKC
+        (["Name", "Description"], set()),
+        (["質問", "答え", "節"], {"query", "answer", "reference"}),
+        (["e\u0301", "\u0301Question", "Answer"], {"query", "answer"}),  # a combining start
+        (
+            [" ".join(["Question?"] * 120), "Answer"],
+            {"query", "answer"},
+        ),  # too long a row to screen
+    ],
+)
+def test_a_miss_s_roles_from_the_screened_keywords_are_those_read_again(
+    cells: list[str], roles: set[str]
+) -> None:
+    # the header screen has folded the joined row: its keywords serve the per-cell pass
+    from lxml import etree
+
+    from qrelsmith.config import BuildOptions
+    from qrelsmith.quickref import Cell, _header_cells, _roles_named
+
+    options = BuildOptions()
+    head = "".join(f"<th>{cell}</th>" for cell in cells)
+    page = f"<table><tr>{head}</tr><tr><td>x</td></tr></table>"
+    table = etree.fromstring(page, etree.HTMLParser()).find(".//table")
+    _, row = _header_cells(table, options)
+    assert row is not None and row.texts == cells
+    assert (row.keywords is None) == (len(" ".join(cells)) > 1000)
+    header = [Cell(text, (), False) for text in row.texts]
+    assert _roles_named(header, options, row.keywords) == _roles_named(header, options) == roles
+
+
+@pytest.mark.parametrize(
+    ("texts", "script"),
+    [
+        (["Name", "Description"], "other"),
+        (["Función", "Descripción"], "other"),  # not ASCII, yet neither Korean nor Japanese
+        (["항목", "설명"], "ko"),
+        (["Name", "説明"], "ja"),
+        (["すること", "설명"], "ko"),  # Hangul anywhere decides first
+    ],
+)
+def test_a_table_s_default_name_follows_the_script_of_its_header(
+    texts: list[str], script: str
+) -> None:
+    from qrelsmith import patterns
+    from qrelsmith.quickref import Cell, default_name
+
+    header = [Cell(text, (), True) for text in texts]
+    assert default_name(header) == patterns.DEFAULT_TABLE_NAMES[script]

@@ -244,3 +244,25 @@ def test_a_reference_heading_is_content_and_references_are_excluded() -> None:
         ("References", "references"),
         ("References and further reading", "references"),
     ]
+
+
+def test_only_an_a_with_an_href_off_the_page_is_marked_as_a_link() -> None:
+    # one template reads every <a>: an <a name> without href wraps text, "#..." stays on the
+    # page, an empty href (or any other) leaves it; a permalink keeps its marks, not its text
+    from lxml import etree
+
+    from qrelsmith.patterns import LINK_CLOSE, LINK_OPEN, MARK
+    from qrelsmith.sections import marked_text
+
+    page = """<div><p><a name="n">named</a> <a href="#x">here</a> <a href="o.html">away</a>
+    <a href="">empty</a> <a class="headerlink" href="#h">P1</a>
+    <a class="headerlink" href="o.html#h">P2</a></p></div>"""
+    root = etree.fromstring(page, etree.HTMLParser()).find(".//div")
+    for ids in (False, True):
+        for selectors in ((), ("a.headerlink",)):
+            text = marked_text(root, ids=ids, permalink_selectors=selectors)
+            words = " ".join(text.replace(MARK, " ").split())
+            assert text.split()[0] == (f"{MARK}#n{MARK}named" if ids else "named")
+            links = re.findall(f"{LINK_OPEN}([^{LINK_CLOSE}]*){LINK_CLOSE}", text)
+            assert links == ["away", "empty", "" if selectors else "P2"], (ids, selectors)
+            assert ("P1" in words) == (not selectors)

@@ -136,15 +136,19 @@ def _for_text_pass(tree: object) -> bool:
     return _compound(tree)
 
 
-def _condition(tree: object, translator: object) -> str:
-    """An XPath condition true of the context element exactly when it matches ``tree`` (one
-    that ``_for_text_pass`` accepts): its own tests, and its parent's."""
+def _condition(tree: object, translator: object, subject: bool = True) -> str:
+    """An XPath condition true of the context ``<a>`` exactly when it matches ``tree`` (one
+    that ``_for_text_pass`` accepts, whose subject is an ``<a>``): its own tests, and its
+    parent's. The subject's name test (``self::a``) is left out: the text pass tests only
+    ``<a>`` elements (its template matches them; ``inside`` is ``descendant::a[...]``), and the
+    test per link cost ~5% more with it."""
     if type(tree).__name__ == "CombinedSelector":
-        parent = _condition(getattr(tree, "selector"), translator)  # noqa: B009
-        own = _condition(getattr(tree, "subselector"), translator)  # noqa: B009
+        parent = _condition(getattr(tree, "selector"), translator, subject=False)  # noqa: B009
+        own = _condition(getattr(tree, "subselector"), translator, subject)  # noqa: B009
         return f"({own}) and parent::*[{parent}]"
     expression = translator.xpath(tree)  # type: ignore[attr-defined]
-    expression.add_name_test()
+    if not subject:
+        expression.add_name_test()
     return _WITHOUT_PRESENCE.sub(r"\2", str(expression.condition or "true()"))
 
 

@@ -141,11 +141,16 @@ def _keyword_pattern(keyword: str) -> str:
     return re.escape(keyword)
 
 
+#: A header keyword: (its case-folded text, its role, its own regex).
+_Keyword = tuple[str, str, re.Pattern[str]]
+
+
 @lru_cache(maxsize=16)
 def _role_regex(
     keywords: tuple[tuple[str, ...], ...],
-) -> tuple[re.Pattern[str], list[tuple[str, str]]]:
-    """One alternation of every keyword, longest first, and (keyword, role) per group."""
+) -> tuple[re.Pattern[str], list[_Keyword]]:
+    """One alternation of every keyword, longest first, and (keyword, role, its own regex) per
+    group."""
     role_of: dict[str, str] = {}
     for role, words in zip(ROLES, keywords, strict=True):
         for word in words:
@@ -154,15 +159,7 @@ def _role_regex(
                 role_of.setdefault(key, role)
     ordered = sorted(role_of, key=lambda k: (-len(k), k))
     regex = re.compile("|".join(f"({_keyword_pattern(k)})" for k in ordered))
-    return regex, [(k, role_of[k]) for k in ordered]
-
-
-@lru_cache(maxsize=16)
-def _keyword_regexes(
-    keywords: tuple[tuple[str, ...], ...],
-) -> list[tuple[str, str, re.Pattern[str]]]:
-    """(keyword, role, its own regex) per keyword of ``_role_regex``, longest first."""
-    return [(k, role, re.compile(_keyword_pattern(k))) for k, role in _role_regex(keywords)[1]]
+    return regex, [(k, role_of[k], re.compile(_keyword_pattern(k))) for k in ordered]
 
 
 #: (options, their keywords) per id of the options: the keyword lists, made tuples once per
@@ -287,6 +284,8 @@ _LABEL_TAGS = ("h3", "h4", "h5", "h6", "p", "div", "strong", "b", "dt")
 def default_name(header: Sequence[Cell]) -> str:
     """The table name used when the page gives none, by the script of the header row."""
     text = " ".join(cell.text for cell in header)
+    if text.isascii():  # most headers: neither search can match (one C pass, not two)
+        return patterns.DEFAULT_TABLE_NAMES["other"]
     if _HANGUL.search(text):
         return patterns.DEFAULT_TABLE_NAMES["ko"]
     if _KANA_OR_HAN.search(text):
@@ -352,10 +351,20 @@ def _first_row(table: Element) -> Element | None:
     return rows[0] if rows else None
 
 
-def _header_cells(table: Element, options: BuildOptions) -> tuple[list[Cell], list[str] | None]:
+@dataclass(frozen=True, slots=True)
+class _HeaderRow:
+    """A table's first row as ``_header_cells`` read it: its cells' texts (cleaned) and the
+    keywords the row holds as substrings (``_roles_named``'s first step; None when the row is
+    too long to be a header, where they were not looked for)."""
+
+    texts: list[str]
+    keywords: list[_Keyword] | None
+
+
+def _header_cells(table: Element, options: BuildOptions) -> tuple[list[Cell], _HeaderRow | None]:
     """The first row's cells, text only, when the row names a query and a reference role at
-    all (one regex pass over the row: most tables of a docs page stop here); and the texts
-    of the first row's cells (cleaned) where it read them, None for a table of one row."""
+    all (one regex pass over the row: most tables of a docs page stop here); and the first
+    row as read (``_HeaderRow``), None for a table of one row."""
     row = _first_row(table)
     if row is None or (
         next(row.itersiblings("tr"), None) is None and _rows(table) < 2
@@ -365,19 +374,22 @@ def _header_cells(table: Element, options: BuildOptions) -> tuple[list[Cell], li
     texts = [fold_space(_text(c)) for c in cells]
     row_text = " ".join(texts)
     if len(row_text) > patterns.HEADER_ROW_MAX_CHARS:
-        return [], texts
+        return [], _HeaderRow(texts, None)
     regex, groups = _role_regex(_keywords(options))
+    # The case folding of the joined texts is the join of the folded texts: NFKC never
+    # composes across a space, and case folding goes character by character.
     row_text = fold_case(row_text)
     # The regex tries every keyword at every position (their word-boundary lookarounds keep
     # re from skipping ahead): a substring test per keyword first, ~10x cheaper, lets through
     # every row the regex could accept.
-    present = {role for keyword, role in groups if keyword in row_text}
-    if not {"query", "reference"} <= present:
-        return [], texts
+    keywords = [group for group in groups if group[0] in row_text]
+    first = _HeaderRow(texts, keywords)
+    if not {"query", "reference"} <= {group[1] for group in keywords}:
+        return [], first
     named = {groups[m.lastindex - 1][1] for m in regex.finditer(row_text) if m.lastindex}
     if not {"query", "reference"} <= named:
-        return [], texts
-    return [Cell(text_of(c), (), c.tag == "th") for c in cells], texts
+        return [], first
+    return [Cell(text_of(c), (), c.tag == "th") for c in cells], first
 
 
 def _tables(root: Element, options: BuildOptions) -> tuple[list[Element], int]:
@@ -418,13 +430,19 @@ def _remembered(targets_of: CellTargets) -> CellTargets:
     return remembered
 
 
-def _roles_named(header: Sequence[Cell], options: BuildOptions) -> set[str]:
+def _roles_named(
+    header: Sequence[Cell], options: BuildOptions, present: list[_Keyword] | None = None
+) -> set[str]:
     """The roles a header row names, as ``header_roles`` reads them (the longest keyword in a
     cell decides), by a substring test per keyword first: the one alternation of all keywords
-    costs about a millisecond on a data table's header, which almost every docs page has."""
+    costs about a millisecond on a data table's header, which almost every docs page has.
+    ``present``: the keywords the row holds, where ``_header_cells`` has looked for them."""
+    if present is not None and not present:
+        return set()  # no keyword in the row, none in a cell
     texts = [fold_case(cell.text) for cell in header]
-    row = " ".join(texts)  # a keyword in no cell is not in the row: one test of the row each
-    present = [(k, r, regex) for k, r, regex in _keyword_regexes(_keywords(options)) if k in row]
+    if present is None:  # a keyword in no cell is not in the row: one test of the row each
+        row = " ".join(texts)
+        present = [group for group in _role_regex(_keywords(options))[1] if group[0] in row]
     roles: set[str] = set()
     for text in texts:
         named = [(k, r) for k, r, regex in present if k in text and regex.search(text)]
@@ -438,11 +456,11 @@ def _miss(
     closest: tuple[int, Element, list[list[Cell]], int] | None,
     options: BuildOptions,
     targets_of: CellTargets | None,
-    first_row: list[str] | None = None,
+    first_row: _HeaderRow | None = None,
 ) -> TableMiss:
     """Why no table was taken, with the closest one: the near-top table naming most headings,
     else the first table. Runs only on articles without a table, on one table. ``first_row``:
-    the first table's header texts where recognition read them (cleaned, as read here)."""
+    the first table's first row where recognition read it (cleaned, as read here)."""
     if not tables:
         return TableMiss(reason="no_table")
     if closest is not None and targets_of is not None:
@@ -452,11 +470,14 @@ def _miss(
         )
         header = rough[evidence.start - 1] if evidence and evidence.start else []
         reason: TableMissReason = "few_headings_named"
+        keywords: list[_Keyword] | None = None
     else:
         table, evidence = tables[0], None
         if first_row is not None:
-            header = [Cell(text, (), False) for text in first_row]
+            header = [Cell(text, (), False) for text in first_row.texts]
+            keywords = first_row.keywords
         else:
+            keywords = None
             row = _first_row(table)
             if row is not None:
                 without_permalinks(row, options.permalink_selectors)
@@ -465,7 +486,7 @@ def _miss(
                 [] if row is None else [Cell(fold_space(_text(c)), (), False) for c in _CELLS(row)]
             )
         reason = "no_query_or_reference_header"
-    roles = _roles_named(header, options)
+    roles = _roles_named(header, options, keywords)
     return TableMiss(
         reason=reason,
         caption=table_name(table, header, options),
@@ -491,11 +512,11 @@ def find_table(
     found: tuple[Element, list[list[Cell]], dict[str, int], int, Detection] | None
     found = None
     tables, near_top = _tables(root, options)
-    first_row: list[str] | None = None  # the first table's header texts, for a miss
+    first_row: _HeaderRow | None = None  # the first table's first row, for a miss
     for position, table in enumerate(tables):
-        cells, texts = _header_cells(table, options)
+        cells, row = _header_cells(table, options)
         if position == 0:
-            first_row = texts
+            first_row = row
         roles = header_roles(cells, options)
         if "query" in roles and "reference" in roles:
             grid, head_rows = table_grid(cleaned(table, options))
