@@ -218,7 +218,7 @@ def test_the_classes_a_selector_needs_in_the_page(css: str, needs: list[set[str]
 
 def _kept_one_search_per_class(raw: bytes, selectors: tuple[str, ...]) -> list[str]:
     """The selectors whose classes (all of them, for one alternative at least) the bytes
-    hold, by a search for each: what ``drop_permalinks``' plan must keep."""
+    hold, by a search for each: what ``permalinks_in``' plan must keep."""
     from cssselect import parse
 
     from qrelsmith.parse import required_classes
@@ -251,17 +251,17 @@ def _plan_page(name: str) -> bytes:
 
 @pytest.mark.parametrize("name", PLAN_PAGES)
 def test_the_byte_search_keeps_the_selectors_a_search_per_class_keeps(name: str) -> None:
-    # drop_permalinks skips the search for a class once every alternative needing it lacks
+    # permalinks_in skips the search for a class once every alternative needing it lacks
     # another one, and takes a class holding an absent shorter one as absent: the same answer
     # as one search per class, with fewer searches. On a generator's page it keeps every
     # selector that matches there.
     from lxml.cssselect import CSSSelector
 
-    from qrelsmith.parse import drop_permalinks
+    from qrelsmith.parse import empty_up_front, permalinks_in
 
     raw = _plan_page(name)
     document = etree.fromstring(raw, etree.HTMLParser())
-    kept = drop_permalinks(document, raw, PERMALINK_SELECTORS)
+    kept = empty_up_front(document, permalinks_in(raw, PERMALINK_SELECTORS))
     assert kept == _kept_one_search_per_class(raw, PERMALINK_SELECTORS)
     matching = [css for css in PERMALINK_SELECTORS if CSSSelector(css, translator="html")(document)]
     assert set(matching) <= set(kept)

@@ -57,9 +57,10 @@ def _selector(css: str) -> etree.XPath:
 
 @dataclass(frozen=True, slots=True)
 class PermalinkSelector:
-    """One permalink selector as ``drop_permalinks`` applies it: ``alternatives``, the numbers
-    (in ``Permalinks.markers``' numbering) of the alternatives of its selector list; ``up_front``
-    the XPath that empties its anchors when the text pass cannot test it (None when it can)."""
+    """One permalink selector as ``permalinks_in`` and ``empty_up_front`` apply it:
+    ``alternatives``, the numbers (in ``Permalinks.markers``' numbering) of the alternatives of
+    its selector list; ``up_front`` the XPath that empties its anchors when the text pass
+    cannot test it (None when it can)."""
 
     css: str
     alternatives: frozenset[int]
@@ -261,12 +262,6 @@ def empty_up_front(document: Element, present: Sequence[PermalinkSelector]) -> l
         for anchor in _union(up_front)(document):
             _empty(anchor)
     return [s.css for s in present]
-
-
-def drop_permalinks(document: Element, raw: bytes, selectors: Sequence[str]) -> list[str]:
-    """The selectors that can match in this page (``permalinks_in``), those the text pass
-    cannot test applied (``empty_up_front``)."""
-    return empty_up_front(document, permalinks_in(raw, selectors))
 
 
 @lru_cache(maxsize=64)

@@ -160,9 +160,9 @@ def needed_rows(
     rows: list[QueriesNeeded] = []
     for r in range(1, len(names)):
         figures = queries_needed(matrices[r] - matrices[0], delta, clusters)
+        effect = figures.design_effect
+        needed, detectable = figures.needed_by_cluster, figures.detectable_by_cluster
         for j, spec in enumerate(specs):
-            effect = figures.design_effect
-            by_cluster, seen = figures.needed_by_cluster, figures.detectable_by_cluster
             rows.append(
                 QueriesNeeded(
                     measure=spec.name,
@@ -174,8 +174,8 @@ def needed_rows(
                     queries_needed=int(figures.needed[j]),
                     detectable=float(figures.detectable[j]),
                     design_effect=None if effect is None else float(effect[j]),
-                    queries_needed_by_article=None if by_cluster is None else int(by_cluster[j]),
-                    detectable_by_article=None if seen is None else float(seen[j]),
+                    queries_needed_by_article=None if needed is None else int(needed[j]),
+                    detectable_by_article=None if detectable is None else float(detectable[j]),
                 )
             )
     return rows

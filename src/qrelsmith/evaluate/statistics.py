@@ -389,7 +389,7 @@ def design_effect(values: ArrayLike, clusters: Sequence[str]) -> NDArray[np.floa
     the same (no variance either way)."""
     x = _columns(values)
     n = len(x)
-    groups, of = np.unique(np.asarray(clusters, dtype=object).astype(str), return_inverse=True)
+    groups, of = np.unique(np.asarray(clusters, dtype=str), return_inverse=True)
     g = len(groups)
     totals = np.zeros((g, x.shape[1]))
     np.add.at(totals, of, x)
