@@ -12,16 +12,16 @@ QRELS_HEADER = "query-id\tcorpus-id\tscore\n"
 QRELS_LINE = "{}\t{}\t{}\n"
 
 
-def document_lines(records: GoldenSet) -> Iterator[str]:
+def document_lines(records: GoldenSet) -> Iterator[bytes]:
     """Sections as documents: ``title`` is the heading."""
     for r in records.corpus:
-        yield files.dumps(BeirDocument(_id=r.id, title=r.heading, text=r.text)) + "\n"
+        yield files.json_line(BeirDocument(_id=r.id, title=r.heading, text=r.text))
 
 
-def query_lines(records: GoldenSet) -> Iterator[str]:
+def query_lines(records: GoldenSet) -> Iterator[bytes]:
     """Queries as ``{"_id", "text"}``."""
     for q in records.queries:
-        yield files.dumps(BeirQuery(_id=q.qid, text=q.query)) + "\n"
+        yield files.json_line(BeirQuery(_id=q.qid, text=q.query))
 
 
 def qrels_lines(records: GoldenSet) -> Iterator[str]:
