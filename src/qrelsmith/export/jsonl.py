@@ -13,7 +13,7 @@ from .records import GoldenSet
 
 def corpus_lines(records: GoldenSet) -> Iterator[bytes]:
     """corpus.jsonl: one section a line."""
-    return map(files.json_line, records.corpus)
+    return iter(records.corpus_lines)
 
 
 def golden_lines(records: GoldenSet) -> Iterator[bytes]:
