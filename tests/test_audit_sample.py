@@ -232,3 +232,16 @@ def test_a_failed_sample_leaves_the_previous_one_whole(
         run("sample", str(build), "--size", "6", "--seed", "3", "--force")
     assert {p.name: p.read_bytes() for p in (build / "audit").iterdir()} == before
     assert not [p.name for p in build.iterdir() if p.name.startswith(".audit")]
+
+
+def test_the_queries_alone_leave_the_corpus_unread(tmp_path: Path) -> None:
+    # `build`'s audit sample, `audit sample` and `baseline` read the queries first: reading
+    # every line of corpus.jsonl for none of its sections cost a build ~0.09 s of ~4 s on the
+    # benchmark crawl. Its lines are checked where sections are read.
+    from qrelsmith.buildfolder import load_build
+
+    (tmp_path / "corpus.jsonl").write_bytes(b"not json \xff\n")
+    (tmp_path / "golden.jsonl").write_text("", encoding="utf-8")
+    assert load_build(tmp_path, only_articles=()).corpus == []
+    with pytest.raises(DataError, match="corpus.jsonl"):
+        load_build(tmp_path, only_articles={"a.html"})

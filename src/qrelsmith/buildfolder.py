@@ -178,10 +178,14 @@ def read_document(path: Path, model: type[RecordT], what: str) -> RecordT:
 
 
 def read_corpus(path: Path, only_articles: Collection[str] | None = None) -> list[CorpusRecord]:
-    """corpus.jsonl; with ``only_articles``, the sections of those articles only."""
+    """corpus.jsonl; with ``only_articles``, the sections of those articles only (none, and
+    the file unread, for an empty collection: the callers that want the queries alone; a
+    later read of the sections checks its lines)."""
     if only_articles is None:
         return read_records(path, CorpusRecord)
     wanted = frozenset(only_articles)
+    if not wanted:
+        return []
 
     # Read the article id off the start of the raw line (as corpus.jsonl is written) and parse
     # only the lines of wanted articles; a line of another shape is parsed and checked like
