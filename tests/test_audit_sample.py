@@ -245,3 +245,19 @@ def test_the_queries_alone_leave_the_corpus_unread(tmp_path: Path) -> None:
     assert load_build(tmp_path, only_articles=()).corpus == []
     with pytest.raises(DataError, match="corpus.jsonl"):
         load_build(tmp_path, only_articles={"a.html"})
+
+
+def test_a_corpus_line_whose_article_id_is_no_json_string_is_read_and_refused(
+    tmp_path: Path,
+) -> None:
+    from qrelsmith.buildfolder import load_build
+
+    good = json.dumps({"id": "a.html#0", "article_id": "a.html", "path": "a.html", "title": "",
+                       "heading": "H", "text": "t"}, separators=(",", ":"))  # fmt: skip
+    raw_tab = (
+        '{"id":"b.html#0","article_id":"b\tc.html","path":"b","title":"","heading":"","text":""}'
+    )
+    (tmp_path / "corpus.jsonl").write_text(good + "\n" + raw_tab + "\n", encoding="utf-8")
+    (tmp_path / "golden.jsonl").write_text("", encoding="utf-8")
+    with pytest.raises(DataError, match="corpus.jsonl:2: not valid JSON"):
+        load_build(tmp_path, only_articles={"a.html"})

@@ -197,8 +197,11 @@ def read_corpus(path: Path, only_articles: Collection[str] | None = None) -> lis
         found = _ARTICLE_ID.match(line)
         if found is None:
             return True
+        written = found.group(1)
+        if "\\" not in written and written.isprintable():
+            return written[1:-1] in wanted  # no escape, no control character: the id as it is
         try:
-            return json.loads(found.group(1)) in wanted
+            return json.loads(written) in wanted
         except json.JSONDecodeError:
             return True
 
