@@ -232,3 +232,32 @@ def test_a_failed_sample_leaves_the_previous_one_whole(
         run("sample", str(build), "--size", "6", "--seed", "3", "--force")
     assert {p.name: p.read_bytes() for p in (build / "audit").iterdir()} == before
     assert not [p.name for p in build.iterdir() if p.name.startswith(".audit")]
+
+
+def test_the_queries_alone_leave_the_corpus_unread(tmp_path: Path) -> None:
+    # `build`'s audit sample, `audit sample` and `baseline` read the queries first: reading
+    # every line of corpus.jsonl for none of its sections cost a build ~0.09 s of ~4 s on the
+    # benchmark crawl. Its lines are checked where sections are read.
+    from qrelsmith.buildfolder import load_build
+
+    (tmp_path / "corpus.jsonl").write_bytes(b"not json \xff\n")
+    (tmp_path / "golden.jsonl").write_text("", encoding="utf-8")
+    assert load_build(tmp_path, only_articles=()).corpus == []
+    with pytest.raises(DataError, match="corpus.jsonl"):
+        load_build(tmp_path, only_articles={"a.html"})
+
+
+def test_a_corpus_line_whose_article_id_is_no_json_string_is_read_and_refused(
+    tmp_path: Path,
+) -> None:
+    from qrelsmith.buildfolder import load_build
+
+    good = json.dumps({"id": "a.html#0", "article_id": "a.html", "path": "a.html", "title": "",
+                       "heading": "H", "text": "t"}, separators=(",", ":"))  # fmt: skip
+    raw_tab = (
+        '{"id":"b.html#0","article_id":"b\tc.html","path":"b","title":"","heading":"","text":""}'
+    )
+    (tmp_path / "corpus.jsonl").write_text(good + "\n" + raw_tab + "\n", encoding="utf-8")
+    (tmp_path / "golden.jsonl").write_text("", encoding="utf-8")
+    with pytest.raises(DataError, match="corpus.jsonl:2: not valid JSON"):
+        load_build(tmp_path, only_articles={"a.html"})

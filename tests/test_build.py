@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
 from qrelsmith import build
 from qrelsmith.cli import main
@@ -128,16 +129,16 @@ def test_interrupted_write_leaves_no_partial_file(
 
     site = write_site(tmp_path / "site", ["a.html"])
     out = tmp_path / "out"
-    real_dumps = files.dumps
+    real_line = files.json_line
     calls = {"n": 0}
 
-    def failing(value: object) -> str:
+    def failing(record: BaseModel) -> bytes:
         calls["n"] += 1
         if calls["n"] == 2:
             raise KeyboardInterrupt
-        return real_dumps(value)
+        return real_line(record)
 
-    monkeypatch.setattr(files, "dumps", failing)
+    monkeypatch.setattr(files, "json_line", failing)
     assert main(["build", str(site), "--out", str(out), "-q"]) == 130
     assert not (out / "corpus.jsonl").exists()
     assert not list(out.glob("*.tmp")) and not list(out.glob(".*.tmp"))

@@ -71,3 +71,32 @@ def test_beir_generic_data_loader_loads_it(out: Path) -> None:
     first = golden[0]
     assert {d for d, g in qrels[first["qid"]].items() if g == 2} == set(first["relevant"])
     assert len(corpus) == len((out / "corpus.jsonl").read_text().splitlines())
+
+
+@pytest.mark.parametrize(
+    ("title", "heading", "text", "url"),
+    [
+        ("Plain", "Setup", "Install it.", None),
+        (
+            'A ,"heading":"x" title',
+            'He said ",\\"heading\\":"',
+            'text ,"heading":"y", "text":"z"}',
+            'https://e.x/a?b="c"',
+        ),
+        ("日本語", "設定　（全角）", "改行\n\tタブ\\ と \u2028 と \x7f と 🙂", "https://例え.jp/"),
+        ("", "", "", None),
+    ],
+)
+def test_a_beir_document_cut_from_its_corpus_line_is_the_models_own_json(
+    title: str, heading: str, text: str, url: str | None
+) -> None:
+    from qrelsmith.export.beir import document_line
+    from qrelsmith.files import json_line
+    from qrelsmith.models import BeirDocument, CorpusRecord
+
+    record = CorpusRecord(
+        id='a",\\"article_id\\":.html#0', article_id="a.html", path="a.html", url=url,
+        title=title, heading=heading, text=text,
+    )  # fmt: skip
+    expected = json_line(BeirDocument(_id=record.id, title=heading, text=text))
+    assert document_line(json_line(record)) == expected

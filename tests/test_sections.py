@@ -266,3 +266,16 @@ def test_only_an_a_with_an_href_off_the_page_is_marked_as_a_link() -> None:
             links = re.findall(f"{LINK_OPEN}([^{LINK_CLOSE}]*){LINK_CLOSE}", text)
             assert links == ["away", "empty", "" if selectors else "P2"], (ids, selectors)
             assert ("P1" in words) == (not selectors)
+
+
+def test_link_density_counts_the_prose_before_the_first_link_without_its_white_space() -> None:
+    from qrelsmith.patterns import LINK_CLOSE, LINK_ONLY_MAX_OTHER_CHARS, LINK_OPEN
+    from qrelsmith.sections import link_density
+
+    links = "".join(f"{LINK_OPEN}page {n}{LINK_CLOSE} " for n in range(40))
+    # a long run of white space before few characters: not prose, the links decide
+    assert link_density(" \n" * 400 + "x" * 50 + " " + links) == 0.82
+    # the limit's worth of characters, spread past the first few hundred: prose
+    spread = "a" + " " * 1000 + "b" * LINK_ONLY_MAX_OTHER_CHARS
+    assert link_density(spread + " " + links) is None
+    assert link_density(spread[:-1] + " " + links) is not None

@@ -178,10 +178,14 @@ def read_document(path: Path, model: type[RecordT], what: str) -> RecordT:
 
 
 def read_corpus(path: Path, only_articles: Collection[str] | None = None) -> list[CorpusRecord]:
-    """corpus.jsonl; with ``only_articles``, the sections of those articles only."""
+    """corpus.jsonl; with ``only_articles``, the sections of those articles only (none, and
+    the file unread, for an empty collection: the callers that want the queries alone; a
+    later read of the sections checks its lines)."""
     if only_articles is None:
         return read_records(path, CorpusRecord)
     wanted = frozenset(only_articles)
+    if not wanted:
+        return []
 
     # Read the article id off the start of the raw line (as corpus.jsonl is written) and parse
     # only the lines of wanted articles; a line of another shape is parsed and checked like
@@ -193,8 +197,11 @@ def read_corpus(path: Path, only_articles: Collection[str] | None = None) -> lis
         found = _ARTICLE_ID.match(line)
         if found is None:
             return True
+        written = found.group(1)
+        if "\\" not in written and written.isprintable():
+            return written[1:-1] in wanted  # no escape, no control character: the id as it is
         try:
-            return json.loads(found.group(1)) in wanted
+            return json.loads(written) in wanted
         except json.JSONDecodeError:
             return True
 

@@ -294,27 +294,33 @@ def _without_links(text: str) -> str:
     return text.replace(LINK_OPEN, "").replace(LINK_CLOSE, "")
 
 
+def _solid(text: str) -> int:
+    """The number of characters of ``text`` that are not white space."""
+    return len("".join(text.split()))
+
+
 def link_density(text: str) -> float | None:
     """The share of a section's characters (white space left out) inside links to other
     pages; None when more than ``patterns.LINK_ONLY_MAX_OTHER_CHARS`` are outside links, as
     in any section with prose of its own.
 
     ``text`` is the section's text with LINK_OPEN/LINK_CLOSE around link text. Regex scans
-    that seek LINK_OPEN (a literal) and C-level counts: no loop over characters. The first
-    test leaves out only spaces and line breaks (other white space counts, so it can only
-    keep a section), and most sections stop there.
+    that seek LINK_OPEN (a literal) and C-level counts: no loop over characters. Most
+    sections stop at the prose before their first link; the test after it leaves out only
+    spaces and line breaks (other white space counts, so it can only keep a section).
     """
-    before = text[: text.find(LINK_OPEN)]  # prose before the first link: often enough to stop
-    if len(before) > patterns.LINK_ONLY_MAX_OTHER_CHARS and (
-        len("".join(before.split())) > patterns.LINK_ONLY_MAX_OTHER_CHARS
-    ):
+    limit = patterns.LINK_ONLY_MAX_OTHER_CHARS
+    # A shortcut: the prose before the first link, often enough to stop (the tests below count
+    # it too). Its first few hundred characters: a section's prose runs to thousands, and a
+    # part of it holding more than the limit is enough.
+    before = text[: min(text.find(LINK_OPEN), 4 * limit)]
+    if len(before) > limit and _solid(before) > limit:
         return None
     outside = _LINK_SPAN.sub("", text)
-    if len(outside) - outside.count(" ") - outside.count("\n") > patterns.LINK_ONLY_MAX_OTHER_CHARS:
+    if len(outside) - outside.count(" ") - outside.count("\n") > limit:
         return None
-    other = len("".join(outside.replace(LINK_CLOSE, "").split()))
-    if other > patterns.LINK_ONLY_MAX_OTHER_CHARS:
+    other = _solid(outside.replace(LINK_CLOSE, ""))
+    if other > limit:
         return None
-    links = "".join(_LINK_SPAN.findall(text))
-    inside = len("".join(_without_links(links).split()))
+    inside = _solid(_without_links("".join(_LINK_SPAN.findall(text))))
     return round(inside / (inside + other), 2) if inside + other else None

@@ -26,7 +26,9 @@ from ..models import CorpusRecord, GoldenQuery, Report
 from . import autorag, beir, deepeval, hf, irds, jsonl, llamaindex, pyserini, ragas, trec
 from .records import ExportKind, ExportSource, GoldenSet, KindOption, golden_set
 
-LineRenderer = Callable[[GoldenSet], Iterator[str]]
+#: A file's lines for a golden set, in UTF-8 (JSON lines straight from pydantic's serializer,
+#: which writes bytes; text lines through ``utf8``).
+LineRenderer = Callable[[GoldenSet], Iterator[bytes]]
 
 
 class OutputFile(NamedTuple):
@@ -37,19 +39,28 @@ class OutputFile(NamedTuple):
     lines: LineRenderer
 
 
+def utf8(lines: Callable[[GoldenSet], Iterator[str]]) -> LineRenderer:
+    """A renderer of text lines as one UTF-8 block (one encode for all of them)."""
+
+    def encoded(records: GoldenSet) -> Iterator[bytes]:
+        yield "".join(lines(records)).encode("utf-8")
+
+    return encoded
+
+
 #: The formats of a build folder and the files each writes (their order is the order of
 #: ``render_article``'s blocks).
 BUILD_FORMATS: dict[str, tuple[OutputFile, ...]] = {
     "corpus": (OutputFile(layout.CORPUS, "", jsonl.corpus_lines),),
     "golden": (OutputFile(layout.GOLDEN, "", jsonl.golden_lines),),
     "trec": (
-        OutputFile(layout.QRELS, "", trec.qrels_lines),
-        OutputFile(layout.QUERIES, "", trec.topic_lines),
+        OutputFile(layout.QRELS, "", utf8(trec.qrels_lines)),
+        OutputFile(layout.QUERIES, "", utf8(trec.topic_lines)),
     ),
     "beir": (
         OutputFile(layout.BEIR_CORPUS, "", beir.document_lines),
         OutputFile(layout.BEIR_QUERIES, "", beir.query_lines),
-        OutputFile(layout.BEIR_QRELS, beir.QRELS_HEADER, beir.qrels_lines),
+        OutputFile(layout.BEIR_QRELS, beir.QRELS_HEADER, utf8(beir.qrels_lines)),
     ),
 }
 
@@ -63,7 +74,7 @@ GOLDEN_SET_FILES: tuple[OutputFile, ...] = tuple(
 
 def render(records: GoldenSet, files: Sequence[OutputFile] = LINE_FILES) -> tuple[bytes, ...]:
     """The UTF-8 bytes each of ``files`` gets for these records (headers not included)."""
-    return tuple("".join(file.lines(records)).encode("utf-8") for file in files)
+    return tuple(b"".join(file.lines(records)) for file in files)
 
 
 def render_article(

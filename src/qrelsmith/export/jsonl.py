@@ -11,16 +11,14 @@ from ..models import Report
 from .records import GoldenSet
 
 
-def corpus_lines(records: GoldenSet) -> Iterator[str]:
+def corpus_lines(records: GoldenSet) -> Iterator[bytes]:
     """corpus.jsonl: one section a line."""
-    for record in records.corpus:
-        yield files.dumps(record) + "\n"
+    return iter(records.corpus_lines)
 
 
-def golden_lines(records: GoldenSet) -> Iterator[str]:
+def golden_lines(records: GoldenSet) -> Iterator[bytes]:
     """golden.jsonl: one query a line (its grade-2 targets are in the query)."""
-    for query in records.queries:
-        yield files.dumps(query) + "\n"
+    return map(files.json_line, records.queries)
 
 
 def write_report(folder: Path, report: Report) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..buildfolder import Build, read_document
+from ..files import json_line
 from ..labels import qrels_rows, sections_by_article
 from ..layout import REPORT, ascii_id, build_root
 from ..models import CorpusRecord, GoldenQuery, Report, ReviewSummary
@@ -32,6 +33,11 @@ class GoldenSet:
         if self.graded is not None:
             return self.graded
         return list(qrels_rows(self.queries, sections_by_article(self.corpus)))
+
+    @cached_property
+    def corpus_lines(self) -> list[bytes]:
+        """corpus.jsonl's line of each section: the BEIR corpus is cut from them."""
+        return [json_line(record) for record in self.corpus]
 
     def filled(self, line: str) -> Iterator[str]:
         """``line`` formatted with each (qid, docid, grade) row."""
