@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, TypeVar
 from urllib.parse import unquote
 
 from lxml import etree
@@ -88,6 +88,30 @@ def rough_cell_of(element: Element) -> Cell:
     return Cell(fold_space(" ".join(element.itertext())), anchors, element.tag == "th", offsite)
 
 
+class _Rough:
+    """A cell of a table being recognised, read (``rough_cell_of``) when first compared: the
+    first rows of a docs page's tables hold ~15 cells, of which recognition compares ~4."""
+
+    __slots__ = ("element", "_cell")
+
+    def __init__(self, element: Element) -> None:
+        self.element = element
+        self._cell: Cell | None = None
+
+    @property
+    def header(self) -> bool:
+        return bool(self.element.tag == "th")
+
+    @property
+    def cell(self) -> Cell:
+        if self._cell is None:
+            self._cell = rough_cell_of(self.element)
+        return self._cell
+
+
+_T = TypeVar("_T")
+
+
 def _span(value: str | None) -> int:
     try:
         return max(1, min(int(value or 1), patterns.MAX_SPAN))
@@ -96,18 +120,19 @@ def _span(value: str | None) -> int:
 
 
 def table_grid(
-    table: Element, read: Callable[[Element], Cell] = cell_of, max_rows: int | None = None
-) -> tuple[list[list[Cell]], int]:
-    """The table's rows as a grid (spans expanded) and how many leading rows are in <thead>.
+    table: Element, read: Callable[[Element], _T], max_rows: int | None = None
+) -> tuple[list[list[_T]], int]:
+    """The table's rows as a grid of ``read``'s cells (``cell_of``; a spanning cell read once
+    and repeated) and how many leading rows are in <thead>.
 
     ``max_rows`` reads only the first rows: enough to recognise a table.
     """
     rows = _ROWS(table)[:max_rows]
     head_rows = len(_HEAD_ROWS(table))
-    grid: list[list[Cell]] = []
-    carried: dict[int, tuple[Cell, int]] = {}  # column -> (cell, rows still to fill)
+    grid: list[list[_T]] = []
+    carried: dict[int, tuple[_T, int]] = {}  # column -> (cell, rows still to fill)
     for row in rows:
-        line: list[Cell] = []
+        line: list[_T] = []
         cells = iter(_CELLS(row))
         column = 0
         while True:
@@ -211,7 +236,7 @@ class _Evidence:
 
 
 def _heading_evidence(
-    grid: list[list[Cell]],
+    grid: Sequence[Sequence[_Rough]],
     head_rows: int,
     targets_of: CellTargets,
     minimum: float,
@@ -236,7 +261,7 @@ def _heading_evidence(
             hits = misses = 0
             targets: set[str] = set()
             for row in data:
-                cell = row[column]
+                cell = row[column].cell
                 found = [] if cell.offsite else targets_of(cell.text, cell.anchors)
                 if found:
                     hits += 1
@@ -256,7 +281,7 @@ def _heading_evidence(
 
 
 def _by_headings(
-    evidence: _Evidence | None, grid: list[list[Cell]], minimum: float
+    evidence: _Evidence | None, grid: Sequence[Sequence[_Rough]], minimum: float
 ) -> tuple[dict[str, int], int] | None:
     """(roles, first data row) when one column's cells mostly match headings.
 
@@ -453,7 +478,7 @@ def _roles_named(
 
 def _miss(
     tables: Sequence[Element],
-    closest: tuple[int, Element, list[list[Cell]], int] | None,
+    closest: tuple[int, Element, list[list[_Rough]], int] | None,
     options: BuildOptions,
     targets_of: CellTargets | None,
     first_row: _HeaderRow | None = None,
@@ -468,7 +493,7 @@ def _miss(
         evidence = _heading_evidence(
             rough, head_rows, targets_of, options.heading_column_share, exhaustive=True
         )
-        header = rough[evidence.start - 1] if evidence and evidence.start else []
+        header = [r.cell for r in rough[evidence.start - 1]] if evidence and evidence.start else []
         reason: TableMissReason = "few_headings_named"
         keywords: list[_Keyword] | None = None
     else:
@@ -519,10 +544,10 @@ def find_table(
             first_row = row
         roles = header_roles(cells, options)
         if "query" in roles and "reference" in roles:
-            grid, head_rows = table_grid(cleaned(table, options))
+            grid, head_rows = table_grid(cleaned(table, options), cell_of)
             found = (table, grid, roles, max(head_rows, 1), "headers")
             break
-    closest: tuple[int, Element, list[list[Cell]], int] | None = None  # hits, table, grid
+    closest: tuple[int, Element, list[list[_Rough]], int] | None = None  # hits, table, grid
     targets_of: CellTargets | None = None
     if found is None:
         share = options.heading_column_share
@@ -530,12 +555,18 @@ def find_table(
             if _rows(table) < patterns.MIN_TABLE_ROWS:  # navigation bars: too few rows
                 continue
             cleaned(table, options)
-            rough, head_rows = table_grid(table, rough_cell_of, patterns.RECOGNITION_ROWS)
+            rough, head_rows = table_grid(table, _Rough, patterns.RECOGNITION_ROWS)
             targets_of = targets_of or _remembered(outline())
             evidence = _heading_evidence(rough, head_rows, targets_of, share)
             recognised = _by_headings(evidence, rough, share)
             if recognised:
-                found = (table, table_grid(table)[0], recognised[0], recognised[1], "headings")
+                found = (
+                    table,
+                    table_grid(table, cell_of)[0],
+                    recognised[0],
+                    recognised[1],
+                    "headings",
+                )
                 break
             if evidence and evidence.hits and (closest is None or evidence.hits > closest[0]):
                 closest = (evidence.hits, table, rough, head_rows)
