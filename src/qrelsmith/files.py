@@ -25,11 +25,9 @@ from .layout import lock_name
 
 
 def json_line(record: BaseModel) -> bytes:
-    """A record as one line of JSON lines, in UTF-8: ``dumps``'s JSON and a line break.
-
-    Straight from pydantic's serializer, which writes bytes: ``dumps`` decodes them to text,
-    which a build then encodes back (two more passes over every section's text).
-    """
+    """A record as one line of JSON lines, in UTF-8: ``dumps``'s JSON and a line break,
+    straight from pydantic's serializer, which writes bytes (no decode to text and encode back
+    of every section's text). A build's JSON lines files are written from it."""
     return record.__pydantic_serializer__.to_json(record, by_alias=True) + b"\n"
 
 
@@ -37,7 +35,7 @@ def dumps(value: Any) -> str:
     """Compact JSON as text without ASCII escaping (Japanese stays readable), keys in field order.
 
     Records go through pydantic's own serializer: for long section texts it is 2-3x faster than
-    ``json.dumps``, and the JSON lines are most of what a build writes.
+    ``json.dumps``. Lines written as bytes take ``json_line`` instead.
     """
     if isinstance(value, BaseModel):
         return value.model_dump_json(by_alias=True)
