@@ -16,11 +16,11 @@ from functools import lru_cache
 from lxml import etree
 from lxml.etree import _Element as Element
 
-from .config import BuildOptions
+from ..config import BuildOptions
+from ..errors import DataError
+from ..patterns import RESERVED
+from ..text import text_of
 from .decode import sniff_page
-from .errors import DataError
-from .patterns import RESERVED
-from .text import text_of
 
 _PLAIN_TAG = re.compile(r"^[a-z][a-z0-9]*$")
 _LOOKS_LIKE_MARKUP = re.compile(rb"<\s*[a-zA-Z!]")
