@@ -15,8 +15,9 @@ from ..models import Article, GoldenQuery, Origin, QuickRefRow, Rejected, Reject
 from ..patterns import MAX_QUERY_CHARS, QUICKREF_MAX_ROWS
 from ..store.layout import query_id, section_id
 from ..text import text_of
-from .parse import Element, cleaned, dropped, parse_html, remove_element
+from .parse import Element, parse_html, remove_element
 from .quickref import CellTargets, find_table
+from .reading import cleaned, dropped
 from .sections import heading_level, split_sections
 
 

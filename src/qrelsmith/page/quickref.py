@@ -21,7 +21,7 @@ from .. import patterns
 from ..config import BuildOptions
 from ..models import QuickRefRow, QuickRefTable, TableMiss, TableMissReason
 from ..text import fold_case, fold_space, text_of
-from .parse import Element, cleaned, dropped, without_permalinks
+from .reading import Element, cleaned, dropped, without_permalinks
 from .sections import BLOCK_TAGS
 
 ROLES = ("query", "answer", "reference")

@@ -21,7 +21,7 @@ from ..models import ExcludedSection, Section
 from ..patterns import LINK_CLOSE, LINK_OPEN, MARK
 from ..store import layout
 from ..text import fold_space, folded_words, strip_numbering
-from .parse import permalinks
+from .reading import permalinks
 
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
