@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DataError
-from ..export import write_golden_set
 from ..labelling.labels import named, same_article_count
 from ..labelling.overlap import overlap
 from ..models import (
@@ -31,6 +30,7 @@ from ..models import (
 from ..store import layout
 from ..store.buildfolder import Build, read_document
 from ..store.files import write_json, write_jsonl, write_text
+from ..store.formats import write_golden_set
 from .stats import weighted_proportion
 from .verdicts import Review, Verdict
 from .writer import has_verdicts
