@@ -113,7 +113,7 @@ def export_source(
     """What an export of ``build`` (a build folder or a ``versions/vN``) writes from: its
     records (ids in ASCII with ``ascii_ids``), the report of the build they came from (if it
     has one) and the kind's options. The review is the audit's to find
-    (``audit.apply.latest_review``)."""
+    (``store.versions.latest_review``)."""
     root, version = build_root(build.folder)
     report_path = root / REPORT
     report = read_document(report_path, Report, "a build report") if report_path.is_file() else None
