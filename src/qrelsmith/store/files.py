@@ -14,6 +14,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -388,23 +389,69 @@ def _holder(handle: IO[bytes]) -> str:
     return ""
 
 
+#: How often a command waiting on a lock Windows holds tries it again, in seconds (msvcrt has
+#: no wait of its own but ten tries over ten seconds, after which it raises): a tenth of a
+#: second is no delay a user sees after a build of seconds or more, and no load.
+LOCK_RETRY_SECONDS = 0.1
+
+
+def _lock_file(handle: IO[bytes], block: bool) -> bool:
+    """Take the exclusive lock on the open lock file ``handle``: False when another process
+    holds it and ``block`` is False, else once it is ours.
+
+    POSIX: ``flock`` on the whole file. Windows: ``msvcrt.locking`` on its first byte (a lock
+    on bytes, which the file need not hold yet), tried again every ``LOCK_RETRY_SECONDS``
+    while ``block``. Either way the system releases the lock when its holder dies."""
+    try:
+        import fcntl
+    except ImportError:
+        import msvcrt
+
+        while True:
+            handle.seek(0)
+            try:
+                msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+                return True
+            except OSError:
+                if not block:
+                    return False
+            time.sleep(LOCK_RETRY_SECONDS)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | (0 if block else fcntl.LOCK_NB))
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _unlock_file(handle: IO[bytes]) -> None:
+    """Let go of ``_lock_file``'s lock before the file is closed. POSIX: closing does it.
+    Windows releases the locks of a closed file only in its own time, so they are let go
+    here."""
+    try:
+        import fcntl  # noqa: F401
+    except ImportError:
+        import msvcrt
+
+        with contextlib.suppress(OSError):
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+
+
 def _exclusive_lock(
     path: Path, shown: Path, wait: Callable[[str], None] | None = None, what: str = "build"
 ) -> IO[bytes] | None:
     """Hold the exclusive lock on ``path``: a DataError at once when another process holds it,
-    or, with ``wait``, tell ``wait`` why and block until it is free. The kernel releases the
+    or, with ``wait``, tell ``wait`` why and block until it is free. The system releases the
     lock when its holder dies, however it dies, so a lock held by no live process never
-    blocks; the file names the holder's process id, for the message."""
-    try:
-        import fcntl
-    except ImportError:  # Windows: no advisory locks of this kind, builds are not guarded
-        return None
+    blocks; the file names the holder's process id, for the message (on POSIX: Windows lets
+    no other process read a locked byte, so the message names the file only). On Windows the
+    lock is ``msvcrt``'s (see ``_lock_file``), and the lock file of a finished command may
+    stay behind while another process has it open: it holds no lock, and the next command
+    uses it."""
     while True:
         handle = open(path, "a+b")  # noqa: SIM115 - held until the writer is done
         try:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
+            if not _lock_file(handle, block=False):
                 if wait is None:
                     raise DataError(
                         f"another build is writing into {shown} (it holds {path}"
@@ -414,7 +461,7 @@ def _exclusive_lock(
                     f"waiting for the other qrelsmith command writing into {shown} to end "
                     f"({path}{_holder(handle)})"
                 )
-                fcntl.flock(handle, fcntl.LOCK_EX)
+                _lock_file(handle, block=True)
         except BaseException:
             handle.close()
             raise
@@ -447,9 +494,16 @@ def release_lock(handle: IO[bytes] | None) -> None:
     new one (``_still_there``)."""
     if handle is not None:
         _HELD.discard(handle)
-        with contextlib.suppress(OSError):
+        try:
             os.unlink(handle.name)
+            removed = True
+        except OSError:  # Windows refuses while the file is open
+            removed = False
+        _unlock_file(handle)
         handle.close()
+        if not removed:  # now closed: unless another command holds it open (it is then theirs)
+            with contextlib.suppress(OSError):
+                os.unlink(handle.name)
 
 
 @contextlib.contextmanager
