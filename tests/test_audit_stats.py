@@ -48,9 +48,10 @@ def test_edges() -> None:
 
 def test_interval_z_is_the_quantile_of_the_configured_confidence() -> None:
     # the audit's Wilson z and the evaluation's percentiles share patterns.CONFIDENCE: the z is
-    # written out (see patterns), so it must stay the normal quantile of that confidence
+    # written out (see audit/stats.py), so it must stay the normal quantile of that confidence
     from scipy.special import ndtri
 
     from qrelsmith import patterns
+    from qrelsmith.audit.stats import CONFIDENCE_Z
 
-    assert float(ndtri((1 + patterns.CONFIDENCE) / 2)) == patterns.CONFIDENCE_Z
+    assert float(ndtri((1 + patterns.CONFIDENCE) / 2)) == CONFIDENCE_Z

@@ -1,7 +1,12 @@
-"""Named heuristics, in one place, each with the reason for its value.
+"""Named heuristics shared by the stages, each with the reason for its value.
 
-The options model in ``config.py`` takes its defaults from here, so a site can override any of
-them in its TOML file; code never hard-codes a keyword or a threshold elsewhere.
+Two kinds live here: the default of every option (``config.py`` takes its defaults from here,
+so a site can override any of them in its TOML file), and the fixed heuristics that more than
+one module reads (the matcher's confidences, the marks sections.py writes and parse.py clears,
+the function words of text.py and check). A fixed heuristic that one module alone reads is a
+named constant at the top of that module, with its reason beside it: decode.py's charset
+shares, evidence.py's windows, align.py's shares, statistics.py's ``POWER`` ... Either way no
+code writes a keyword or a threshold as a bare literal.
 """
 
 from __future__ import annotations
@@ -83,66 +88,6 @@ QUICKREF_MAX_ROWS = 1000
 
 # --------------------------------------------------------------------------- decoding
 
-#: How far into the page the <meta charset> prescan looks (the HTML standard says 1024 bytes;
-#: real pages put long <head>s first, so we look further, as browsers effectively do).
-PRESCAN_BYTES = 4096
-
-#: A page with more NUL bytes than this share of its first PRESCAN_BYTES is binary, not text
-#: (HTML has no NULs; a stray NUL in a broken CMS page is tolerated — one in a page of any
-#: size, up to four in 4 KB — five in 4 KB are not).
-BINARY_NUL_SHARE = 0.001
-
-#: A page whose declared encoding (or UTF-8) leaves at most this share of its bytes
-#: undecodable is read with U+FFFD in their place, as a browser shows it, and the count goes
-#: to report.json; more than that and the declaration is taken to be wrong. One stray byte
-#: in a 1 KB page is 0.1%; a Shift_JIS page mislabelled UTF-8 leaves 10-40% undecodable.
-REPLACEMENT_MAX_SHARE = 0.001
-#: ... but a short page may always have this many (one stray byte in a 200-byte page).
-REPLACEMENT_MIN_ALLOWED = 4
-#: An undeclared page is "clearly UTF-8" when its valid multi-byte characters outnumber its
-#: undecodable sequences this many times over (a Latin-1 page has no valid ones at all).
-UTF8_EVIDENCE_RATIO = 10
-
-#: What an undeclared page that is not UTF-8 is read as when it decodes under it and the
-#: detector's guess is only another Latin-script single-byte code page (as the WHATWG
-#: Encoding Standard's default for Western locales): charset-normalizer reads an English page
-#: with one stray byte as cp775 or cp1250 and French or German text as cp1257 or cp1250.
-WESTERN_DEFAULT = "cp1252"
-#: Code pages that guess is overruled for (Python codec names). Cyrillic, Greek, Hebrew,
-#: Arabic, Thai and the CJK encodings are detected by their script and kept.
-LATIN_GUESSES = frozenset(
-    [
-        "cp1250",
-        "cp1252",
-        "cp1254",
-        "cp1257",
-        "cp1258",
-        "cp437",
-        "cp775",
-        "cp850",
-        "cp852",
-        "cp858",
-        "cp860",
-        "cp861",
-        "cp863",
-        "cp865",
-        "iso8859_2",
-        "iso8859_3",
-        "iso8859_4",
-        "iso8859_9",
-        "iso8859_10",
-        "iso8859_13",
-        "iso8859_14",
-        "iso8859_15",
-        "iso8859_16",
-        "latin_1",
-        "mac_latin2",
-        "mac_roman",
-        "mac_iceland",
-        "mac_turkish",
-    ]
-)
-
 #: The heading level sections are split at (H2). H3 and deeper belong to their H2.
 SECTION_LEVEL = 2
 
@@ -216,9 +161,6 @@ EXCLUDED_HEADINGS: tuple[str, ...] = (
     r"referencia rápida",
     r"한눈에 보기",
 )
-
-#: What may follow an excluded keyword for the heading still to count as that keyword.
-EXCLUDED_HEADING_TAIL = r"(?:$|[\s・:：、,，/／&（(「\-–—]|と|및|y\s)"
 
 #: Link-only sections (see also, next steps, related content) are excluded however they are
 #: headed: a section counts as link-only when at least LINK_ONLY_DENSITY of its characters
@@ -581,12 +523,6 @@ STABILITY_ROUNDS = 1000
 #: `eval --curve`: the cut-offs of the seed's table for choosing k.
 CURVE_CUTOFFS: tuple[int, ...] = (1, 3, 5, 10, 20, 50, 100)
 
-#: The standard normal quantile at (1 + CONFIDENCE) / 2, for the audit's Wilson intervals: the
-#: stdlib's NormalDist is a bit off in the last digits (1.9599639845400536), scipy's exact one
-#: costs the build a 0.25 s import, so the value is written out; a test checks it against
-#: scipy's ``ndtri`` so it cannot drift from CONFIDENCE.
-CONFIDENCE_Z = 1.959963984540054
-
 #: Two values closer than this are equal (float noise from the arithmetic): a tie in win/tie/loss
 #: counts, a pair of queries at DUPLICATE_COSINE in check.
 TIE_TOLERANCE = 1e-9
@@ -694,62 +630,6 @@ NEAR_TIE_MARGIN = 2 * AMBIGUITY_MARGIN
 
 # --------------------------------------------------------------------------- evidence
 
-#: A checkable answer (evidence.py): a short answer cell (at most CHECKABLE_MAX_UNITS
-#: comparison units, ``text.units``) with a checkable value in it: a word (``text.runs``) with
-#: a digit: a number, a port, a version, a status or error code ("3389", "404", "v4tov6",
-#: "0x80070005"). Authors copy such values between the table and the body without rewording
-#: them, so a section that lacks every one of them does not hold the answer. Prose words are
-#: reworded (the sample's answers are summaries), and so are long answers. Tried and dropped:
-#: acronyms ("API", "CA", "MX": on the sample written all over their articles, three of the
-#: four marks they gave were on right labels), identifiers ("get_Window", "IAsyncXxx": on the
-#: dev set's table cells, benchmarks/bench_evidence.py, all 7 marks they gave were on right
-#: labels, an API page's member list holding every name) and answers up to 32 characters (a
-#: Japanese sentence about "4xx" and "5xx" was marked, on a right label).
-CHECKABLE_VALUE = re.compile(r"\d")
-#: ... of at least this many characters: a lone "7" or "x" is found in any section.
-CHECKABLE_MIN_CHARS = 2
-#: ... in an answer of at most this many units: "TCP 3389 と UDP 3389" (5), "22/tcp by default"
-#: (3), "204 No Content" (3) are values; "秘密鍵は 600、.ssh ディレクトリは 700" (12) is a
-#: sentence about them.
-CHECKABLE_MAX_UNITS = 8
-
-#: A label whose checkable answer is held by another section of the article but by none of its
-#: own sections keeps at most this confidence: the order rule's ceiling, below the audit's
-#: LOW_CONFIDENCE, so the audit over-samples it and ``check`` flags it. (Its values were copied
-#: into some section, and the labelled one is not it: as doubtful as a guess from the table's
-#: order.)
-ANSWER_ELSEWHERE_CONFIDENCE = MATCH_CONFIDENCE["order_max"]
-
-#: Where a sentence of a section's text ends, for the evidence window: after a full stop of
-#: CJK text, a question or exclamation mark, or a Latin stop, colon or semicolon followed by a
-#: space (so "v1.2", "example.com" and "12:30" stay whole).
-SENTENCE_END = re.compile(r"[。．！？!?]+|[.;:](?=\s)")
-
-#: The evidence window: up to this many consecutive sentences ...
-EVIDENCE_MAX_SENTENCES = 3
-#: ... each one past the first kept only when it adds this much to the score: an answer cell
-#: often sums up two sentences, seldom a paragraph.
-EVIDENCE_EXTRA_SENTENCE = 0.1
-#: The least score (weighted share of the answer's comparison units found in the window) of a
-#: window recorded as evidence. Chosen on the sample build: of the answers the labelled section
-#: does not hold whole, those whose best window there scores 0.5 or more get a sentence that
-#: states the answer's point; of the 14 below, as many windows only share a word or two with the
-#: answer ("chmod 640 app.conf" for "chmod +x deploy.sh") as say it. A reviewer must be able to
-#: trust a highlighted span more than they need one on every row.
-EVIDENCE_MIN_SCORE = 0.5
-#: ... and holding at least this weight of the answer's units (or all of a lighter answer): one
-#: shared word is chance ("not found" met "GET should not change state" in the audit fixture).
-#: An answer lighter than this with no checkable value gets no span at all: the dev set's
-#: answers are settings tables' "true" and "false", found in whatever section says it.
-EVIDENCE_MIN_WEIGHT = 2.0
-#: A word specific enough to be evidence on its own (``text.runs``, as written): a digit, an
-#: underscore or an inner capital ("8080", "NODE_OPTIONS", "get_Window"); an answer of one
-#: plain word ("true") is not looked for.
-SPECIFIC_WORD = re.compile(r"\d|[a-z][A-Z]|_")
-#: Units that carry little meaning (``text.is_light_unit``: bigrams with hiragana, generic
-#: words) count this much in the score; a content unit counts 1.
-EVIDENCE_LIGHT_WEIGHT = 0.25
-
 # --------------------------------------------------------------------------- overlap
 
 #: report.json's bands of a query's overlap share (``overlap.py``), as (name, upper bound):
@@ -768,21 +648,6 @@ OVERLAP_BANDS: tuple[tuple[str, float], ...] = (
 OVERLAP_DECIMALS = 4
 
 # --------------------------------------------------------------------------- align
-
-#: Characters in a shingle: 8 is about two Japanese words or one long English word, long
-#: enough that shared boilerplate ("です。", "the ") does not count as overlap.
-SHINGLE = 8
-
-#: A chunk is in an article when half its characters are found in the article's sections; the
-#: rest may be navigation, code or a title that the build dropped.
-MIN_ARTICLE_SHARE = 0.5
-
-#: "Mostly made of": the section is at least half of the chunk.
-MAJORITY_SHARE = 0.5
-
-#: "Mostly covers": the chunk holds at least half of the section (so a big chunk that holds the
-#: whole answer section still takes its grade).
-COVER_SHARE = 0.5
 
 
 # --------------------------------------------------------------------------- reserved characters

@@ -49,12 +49,26 @@ from ..models import (
     Evidence,
     UnmappedChunk,
 )
-from ..patterns import COVER_SHARE, MAJORITY_SHARE, MIN_ARTICLE_SHARE, SHINGLE
 from ..store.buildfolder import Build, Qrels
 from ..store.files import StagedFolder, read_jsonl, write_json
 from ..store.formats import write_regraded
 from ..store.layout import ALIGN_REPORT
 from ..text import squashed
+
+#: Characters in a shingle: 8 is about two Japanese words or one long English word, long
+#: enough that shared boilerplate ("です。", "the ") does not count as overlap.
+SHINGLE = 8
+
+#: A chunk is in an article when half its characters are found in the article's sections; the
+#: rest may be navigation, code or a title that the build dropped.
+MIN_ARTICLE_SHARE = 0.5
+
+#: "Mostly made of": the section is at least half of the chunk.
+MAJORITY_SHARE = 0.5
+
+#: "Mostly covers": the chunk holds at least half of the section (so a big chunk that holds the
+#: whole answer section still takes its grade).
+COVER_SHARE = 0.5
 
 
 def _shingles(text: str) -> set[str]:

@@ -21,7 +21,7 @@ windows are read in the labelled sections alone, so the work per label stays bou
 A section's sentences and units are read once per article, only when a containment test
 fails; no window is scored across sentence ends, so the work is linear in the text's length.
 
-A **checkable** answer (``patterns.CHECKABLE_VALUE``: short, with numbers: ports, codes)
+A **checkable** answer (``CHECKABLE_VALUE``: short, with numbers: ports, codes)
 that none of the labelled sections hold — not one of its values is written there — while
 another section holds every one of them gets that section as its evidence, the flag
 ``answer-elsewhere`` and a confidence of at most ``ANSWER_ELSEWHERE_CONFIDENCE``.
@@ -37,20 +37,64 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..models import Article, Evidence, GoldenQuery, Section
-from ..patterns import (
-    ANSWER_ELSEWHERE_CONFIDENCE,
-    CHECKABLE_MAX_UNITS,
-    CHECKABLE_MIN_CHARS,
-    CHECKABLE_VALUE,
-    EVIDENCE_EXTRA_SENTENCE,
-    EVIDENCE_LIGHT_WEIGHT,
-    EVIDENCE_MAX_SENTENCES,
-    EVIDENCE_MIN_SCORE,
-    EVIDENCE_MIN_WEIGHT,
-    SENTENCE_END,
-    SPECIFIC_WORD,
-)
+from ..patterns import MATCH_CONFIDENCE
 from ..text import fold_case, is_light_unit, runs, squashed, units
+
+#: A checkable answer (evidence.py): a short answer cell (at most CHECKABLE_MAX_UNITS
+#: comparison units, ``text.units``) with a checkable value in it: a word (``text.runs``) with
+#: a digit: a number, a port, a version, a status or error code ("3389", "404", "v4tov6",
+#: "0x80070005"). Authors copy such values between the table and the body without rewording
+#: them, so a section that lacks every one of them does not hold the answer. Prose words are
+#: reworded (the sample's answers are summaries), and so are long answers. Tried and dropped:
+#: acronyms ("API", "CA", "MX": on the sample written all over their articles, three of the
+#: four marks they gave were on right labels), identifiers ("get_Window", "IAsyncXxx": on the
+#: dev set's table cells, benchmarks/bench_evidence.py, all 7 marks they gave were on right
+#: labels, an API page's member list holding every name) and answers up to 32 characters (a
+#: Japanese sentence about "4xx" and "5xx" was marked, on a right label).
+CHECKABLE_VALUE = re.compile(r"\d")
+#: ... of at least this many characters: a lone "7" or "x" is found in any section.
+CHECKABLE_MIN_CHARS = 2
+#: ... in an answer of at most this many units: "TCP 3389 と UDP 3389" (5), "22/tcp by default"
+#: (3), "204 No Content" (3) are values; "秘密鍵は 600、.ssh ディレクトリは 700" (12) is a
+#: sentence about them.
+CHECKABLE_MAX_UNITS = 8
+
+#: A label whose checkable answer is held by another section of the article but by none of its
+#: own sections keeps at most this confidence: the order rule's ceiling, below the audit's
+#: LOW_CONFIDENCE, so the audit over-samples it and ``check`` flags it. (Its values were copied
+#: into some section, and the labelled one is not it: as doubtful as a guess from the table's
+#: order.)
+ANSWER_ELSEWHERE_CONFIDENCE = MATCH_CONFIDENCE["order_max"]
+
+#: Where a sentence of a section's text ends, for the evidence window: after a full stop of
+#: CJK text, a question or exclamation mark, or a Latin stop, colon or semicolon followed by a
+#: space (so "v1.2", "example.com" and "12:30" stay whole).
+SENTENCE_END = re.compile(r"[。．！？!?]+|[.;:](?=\s)")
+
+#: The evidence window: up to this many consecutive sentences ...
+EVIDENCE_MAX_SENTENCES = 3
+#: ... each one past the first kept only when it adds this much to the score: an answer cell
+#: often sums up two sentences, seldom a paragraph.
+EVIDENCE_EXTRA_SENTENCE = 0.1
+#: The least score (weighted share of the answer's comparison units found in the window) of a
+#: window recorded as evidence. Chosen on the sample build: of the answers the labelled section
+#: does not hold whole, those whose best window there scores 0.5 or more get a sentence that
+#: states the answer's point; of the 14 below, as many windows only share a word or two with the
+#: answer ("chmod 640 app.conf" for "chmod +x deploy.sh") as say it. A reviewer must be able to
+#: trust a highlighted span more than they need one on every row.
+EVIDENCE_MIN_SCORE = 0.5
+#: ... and holding at least this weight of the answer's units (or all of a lighter answer): one
+#: shared word is chance ("not found" met "GET should not change state" in the audit fixture).
+#: An answer lighter than this with no checkable value gets no span at all: the dev set's
+#: answers are settings tables' "true" and "false", found in whatever section says it.
+EVIDENCE_MIN_WEIGHT = 2.0
+#: A word specific enough to be evidence on its own (``text.runs``, as written): a digit, an
+#: underscore or an inner capital ("8080", "NODE_OPTIONS", "get_Window"); an answer of one
+#: plain word ("true") is not looked for.
+SPECIFIC_WORD = re.compile(r"\d|[a-z][A-Z]|_")
+#: Units that carry little meaning (``text.is_light_unit``: bigrams with hiragana, generic
+#: words) count this much in the score; a content unit counts 1.
+EVIDENCE_LIGHT_WEIGHT = 0.25
 
 #: The flag of a label whose checkable answer only another section holds.
 ANSWER_ELSEWHERE = "answer-elsewhere"
@@ -190,7 +234,7 @@ class _Answer:
 
 
 def checkable_values(answer: str) -> frozenset[str]:
-    """The checkable values of a checkable answer (``patterns.CHECKABLE_VALUE``), case-folded;
+    """The checkable values of a checkable answer (``CHECKABLE_VALUE``), case-folded;
     none for a longer answer."""
     if len(units(answer)) > CHECKABLE_MAX_UNITS:
         return frozenset()

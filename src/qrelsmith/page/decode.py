@@ -3,8 +3,8 @@
 Japanese sites still serve Shift_JIS and EUC-JP, and declarations are sometimes wrong, so a
 declared encoding is only trusted when the bytes decode under it without error — or with a
 few undecodable bytes (a page cut and pasted together, one stray byte), which are read as
-U+FFFD as a browser shows them and counted (``patterns.REPLACEMENT_MAX_SHARE``). Detection
-comes last, and a Western page keeps windows-1252 (``patterns.WESTERN_DEFAULT``).
+U+FFFD as a browser shows them and counted (``REPLACEMENT_MAX_SHARE``). Detection
+comes last, and a Western page keeps windows-1252 (``WESTERN_DEFAULT``).
 """
 
 from __future__ import annotations
@@ -13,14 +13,65 @@ import codecs
 import re
 
 from ..errors import DataError
-from ..patterns import (
-    BINARY_NUL_SHARE,
-    LATIN_GUESSES,
-    PRESCAN_BYTES,
-    REPLACEMENT_MAX_SHARE,
-    REPLACEMENT_MIN_ALLOWED,
-    UTF8_EVIDENCE_RATIO,
-    WESTERN_DEFAULT,
+
+#: How far into the page the <meta charset> prescan looks (the HTML standard says 1024 bytes;
+#: real pages put long <head>s first, so we look further, as browsers effectively do).
+PRESCAN_BYTES = 4096
+
+#: A page with more NUL bytes than this share of its first PRESCAN_BYTES is binary, not text
+#: (HTML has no NULs; a stray NUL in a broken CMS page is tolerated — one in a page of any
+#: size, up to four in 4 KB — five in 4 KB are not).
+BINARY_NUL_SHARE = 0.001
+
+#: A page whose declared encoding (or UTF-8) leaves at most this share of its bytes
+#: undecodable is read with U+FFFD in their place, as a browser shows it, and the count goes
+#: to report.json; more than that and the declaration is taken to be wrong. One stray byte
+#: in a 1 KB page is 0.1%; a Shift_JIS page mislabelled UTF-8 leaves 10-40% undecodable.
+REPLACEMENT_MAX_SHARE = 0.001
+#: ... but a short page may always have this many (one stray byte in a 200-byte page).
+REPLACEMENT_MIN_ALLOWED = 4
+#: An undeclared page is "clearly UTF-8" when its valid multi-byte characters outnumber its
+#: undecodable sequences this many times over (a Latin-1 page has no valid ones at all).
+UTF8_EVIDENCE_RATIO = 10
+
+#: What an undeclared page that is not UTF-8 is read as when it decodes under it and the
+#: detector's guess is only another Latin-script single-byte code page (as the WHATWG
+#: Encoding Standard's default for Western locales): charset-normalizer reads an English page
+#: with one stray byte as cp775 or cp1250 and French or German text as cp1257 or cp1250.
+WESTERN_DEFAULT = "cp1252"
+#: Code pages that guess is overruled for (Python codec names). Cyrillic, Greek, Hebrew,
+#: Arabic, Thai and the CJK encodings are detected by their script and kept.
+LATIN_GUESSES = frozenset(
+    [
+        "cp1250",
+        "cp1252",
+        "cp1254",
+        "cp1257",
+        "cp1258",
+        "cp437",
+        "cp775",
+        "cp850",
+        "cp852",
+        "cp858",
+        "cp860",
+        "cp861",
+        "cp863",
+        "cp865",
+        "iso8859_2",
+        "iso8859_3",
+        "iso8859_4",
+        "iso8859_9",
+        "iso8859_10",
+        "iso8859_13",
+        "iso8859_14",
+        "iso8859_15",
+        "iso8859_16",
+        "latin_1",
+        "mac_latin2",
+        "mac_roman",
+        "mac_iceland",
+        "mac_turkish",
+    ]
 )
 
 #: ``[^<>]``: a search never runs past the next tag (``[^>]`` made a page of unclosed ``<meta``

@@ -23,6 +23,9 @@ from ..store import layout
 from ..text import fold_space, folded_words, strip_numbering
 from .reading import permalinks
 
+#: What may follow an excluded keyword for the heading still to count as that keyword.
+EXCLUDED_HEADING_TAIL = r"(?:$|[\s・:：、,，/／&（(「\-–—]|と|및|y\s)"
+
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 #: Elements after which text of the next element must not run into the previous word.
@@ -81,7 +84,7 @@ def _exclusion_regexes(
     excluded: tuple[str, ...],
 ) -> tuple[re.Pattern[str], list[tuple[str, re.Pattern[str]]]]:
     """All patterns as one regex (the common case: no match, one test) and each on its own."""
-    tail = patterns.EXCLUDED_HEADING_TAIL
+    tail = EXCLUDED_HEADING_TAIL
     each = [(p, re.compile(rf"^(?:{p}){tail}", re.IGNORECASE)) for p in excluded]
     alternatives = "|".join(f"(?:{p})" for p in excluded) or "(?!)"
     return re.compile(rf"^(?:{alternatives}){tail}", re.IGNORECASE), each
