@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_matching import DEFAULT_DEVSET, LANGUAGES, Page, load, other_cells  # noqa: E402
 
-from qrelsmith import match_table, patterns  # noqa: E402
+from qrelsmith import match_table  # noqa: E402
+from qrelsmith.labelling import semantic  # noqa: E402
 from qrelsmith.labelling.semantic import SEMANTIC_REASONS, decide, section_similarities  # noqa: E402
 
 
@@ -102,8 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             misses.append(f"WRONG {what} got {match.section_ids}")
 
     print(
-        f"semantic fallback (threshold {patterns.SEMANTIC_THRESHOLD}, margin "
-        f"{patterns.SEMANTIC_MARGIN}) on the {len(tried)} rows the lexical rules leave "
+        f"semantic fallback (threshold {semantic.SEMANTIC_THRESHOLD}, margin "
+        f"{semantic.SEMANTIC_MARGIN}) on the {len(tried)} rows the lexical rules leave "
         "unmatched or ambiguous (table order, link truth)"
     )
     print("| | " + " | ".join(f"{c}" for c in (*LANGUAGES, "all")) + " |")

@@ -12,7 +12,8 @@ import pytest
 from qrelsmith import Config, article_queries, parse_article
 from qrelsmith.config import BuildOptions, load_config
 from qrelsmith.errors import UsageError
-from qrelsmith.patterns import LOW_CONFIDENCE, SEMANTIC_CONFIDENCE
+from qrelsmith.labelling.semantic import SEMANTIC_CONFIDENCE
+from qrelsmith.patterns import LOW_CONFIDENCE
 
 ROOT = Path(__file__).parent.parent
 

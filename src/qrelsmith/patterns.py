@@ -236,26 +236,6 @@ REFERENCE_HEADERS: tuple[str, ...] = (
     "절",
 )
 
-#: Names a table is given in the ``source`` field when it has no caption or label before it,
-#: by the script of its header row (the seed's source field reads "早見表:<reference>").
-DEFAULT_TABLE_NAMES: dict[str, str] = {
-    "ja": "早見表",
-    "ko": "요약표",
-    "other": "Quick reference",
-}
-
-#: A label before the table (a heading, or a short paragraph that is bold or ends with a colon)
-#: longer than this is prose, not a table name.
-TABLE_LABEL_MAX_CHARS = 40
-
-#: A header row with more text than this is not one: layout tables put a whole page in their
-#: first row, and matching the header keywords over it costs more than parsing the page.
-HEADER_ROW_MAX_CHARS = 1000
-
-#: Colspan/rowspan values above this are read as this: a hostile page must not make us
-#: allocate a grid of millions of cells, and no quick-reference table spans more.
-MAX_SPAN = 50
-
 #: Without recognisable headers, a column is the reference column when at least this share of
 #: its cells name a heading of the article (by link, equality or containment; see
 #: quickref._by_headings), over at least MIN_TABLE_ROWS rows. Half is the point where chance
@@ -266,11 +246,6 @@ MIN_TABLE_ROWS = 3
 #: Recognising a table by its cells reads at most this many rows: enough evidence for a
 #: quick-reference table (the sample's have 3-8 rows), and a long data table costs no more.
 RECOGNITION_ROWS = 12
-
-#: Tables recognised by their cells (no telling header) are looked for only before this split
-#: heading (the 2nd H2): quick-reference tables sit in the intro or a first "早見表" section,
-#: and checking every data table of a long docs page cell by cell would cost more than parsing.
-QUICKREF_MAX_SECTION = 2
 
 # --------------------------------------------------------------------------- matching
 
@@ -317,12 +292,6 @@ MIN_CONTAINED_CHARS = 2
 #: Weight of a light unit (a bigram with hiragana in it, a generic word) against a content
 #: unit: particles and okurigana join every Japanese heading to every other.
 LIGHT_WEIGHT = 0.25
-
-#: Weight of a unit found in no heading, against one found in exactly one: such a unit (a
-#: class name the headings translate, a word the author added) cannot point at a heading, but
-#: a reference made only of such units names none. Weighting it as the rarest unit lost 16
-#: points of the dev set (API pages: "ATLPath::X" under headings that translate the class).
-UNSEEN_WEIGHT = 0.5
 
 #: A fuzzy candidate must also hold at least this share of the reference's weight: a
 #: reference that shares only its generic words with a heading is not a match.
@@ -383,21 +352,6 @@ CONTENT_ORDER_RATIO = 1.5
 CONTENT_ORDER_MAX_SECTIONS = 8
 CONTENT_ALONE_RATIO = 10.0
 
-#: The optional semantic fallback (semantic.py, ``[build] semantic``): rows left with these
-#: reasons are tried; vague link text and fragments name nothing, out-of-order rows were
-#: contradicted by the table.
-SEMANTIC_REASONS: frozenset[str] = frozenset({"unmatched", "ambiguous"})
-#: ... a reference takes the section whose best heading has at least this cosine ...
-SEMANTIC_THRESHOLD = 0.5
-#: ... and is ahead of every other section by this much. Tuned on the dev set's 130 rows the
-#: lexical rules leave (benchmarks/bench_semantic.py --sweep): at cosine >= 0.5 a margin of
-#: 0.1 decides 34 rows, 31 right; 0.15 decides 30, 29 right; 0.2 decides 23, 22 right. Chosen
-#: on the set it is measured on, so expect less elsewhere: the README says so.
-SEMANTIC_MARGIN = 0.15
-#: ... with the confidence this x its cosine: at most 0.6, below order (0.7) and the audit's
-#: LOW_CONFIDENCE, so the audit over-samples every semantic label.
-SEMANTIC_CONFIDENCE = 0.6
-
 #: Light stemming of Latin words (text.stem): a word is compared by its first letters, so
 #: "filtros de acciones" meets "Filtros de acción" and "registrar" meets "registro".
 STEM_PREFIX = 5
@@ -450,14 +404,6 @@ VAGUE_REFERENCES: frozenset[str] = frozenset(
 #: ("を使用", "、パラメーター"): it may only match a heading exactly.
 FRAGMENT_START = re.compile(r"^(?:[、，,・]|[をがにでへとやもはの](?![\u3040-\u309f]))")
 
-#: Prefixes that are not part of a heading's name: "Step 2:", "手順 2:", "例:", "Example:".
-#: Matching without them still counts as exact (confidence MATCH_CONFIDENCE["exact_stripped"]).
-NAME_PREFIX = re.compile(
-    r"^(?:(?:step|paso|手順|ステップ|단계)\s*\d+|example|ejemplo|例|예|note|nota|注意|참고)"
-    r"\s*[:：.．)]\s*",
-    re.IGNORECASE,
-)
-
 # --------------------------------------------------------------------------- audit
 
 #: Default audit sample: the seed read 40 rows.
@@ -489,18 +435,6 @@ OVERSAMPLE: dict[str, float] = {
 #: 38 right out of 40. The worst case (0.5) is printed beside it.
 PLANNING_PRECISION = 0.95
 
-#: Characters of each matched section shown in the audit sheet: enough to judge most answers,
-#: short enough for a spreadsheet row. The HTML page shows the whole text.
-OPENING_CHARS = 400
-
-#: Characters shown on each side of the answer's span in audit.csv's ``evidence`` cell: about a
-#: sentence, enough to see that the span says what the answer says.
-EVIDENCE_CONTEXT_CHARS = 80
-
-#: The most characters a cell of Excel holds (LibreOffice reads more, but Excel cuts the cell
-#: or refuses the file): longer cells of audit.csv are cut and end with a marker saying so.
-EXCEL_CELL_CHARS = 32_767
-
 # --------------------------------------------------------------------------- evaluation
 
 #: Resampling counts of the seed: 2,000 bootstrap resamples, 10,000 permutation rounds.
@@ -524,7 +458,7 @@ STABILITY_ROUNDS = 1000
 CURVE_CUTOFFS: tuple[int, ...] = (1, 3, 5, 10, 20, 50, 100)
 
 #: Two values closer than this are equal (float noise from the arithmetic): a tie in win/tie/loss
-#: counts, a pair of queries at DUPLICATE_COSINE in check.
+#: counts, a pair of queries at check.DUPLICATE_COSINE.
 TIE_TOLERANCE = 1e-9
 
 #: What `qrelsmith eval` reports without --measures: the seed's strict set (RR, recall at the
@@ -563,70 +497,6 @@ BASELINE_DEPTH = 100
 CHECK_DEPTH = 10
 
 # --------------------------------------------------------------------------- check
-
-#: Weights of the signals of `qrelsmith check` (a query's suspicion is the sum of its
-#: signals'). A top hit elsewhere and an empty query are the causes the seed found most often
-#: (of its 15 other-article queries, 6 meant nothing out of context, 3 had a valid answer
-#: elsewhere); a duplicate is certain to be ambiguous for one of its articles; match doubts
-#: are weaker.
-CHECK_WEIGHTS: dict[str, float] = {
-    "other-article": 2.0,
-    "no-content": 3.0,
-    "duplicate": 2.0,
-    "low-confidence": 1.0,
-    "near-tie": 1.5,
-    "answer-elsewhere": 2.0,
-}
-
-#: Words that point at something outside the query or offer a choice: they carry no topic.
-#: Japanese, English, Spanish and Korean (the seeds' languages).
-DEMONSTRATIVES: tuple[str, ...] = (
-    "どちら", "どっち", "どれ", "どこ", "どう", "それ", "これ", "あれ", "この", "その", "あの",
-    "こちら", "そちら", "なに", "選ぶ", "使う", "する", "やる", "いい", "よい", "べき",
-    "which", "this", "that", "these", "those", "it", "one", "or", "what", "choose", "use",
-    "cuál", "cual", "esto", "eso", "este", "ese", "esta", "esa", "elegir", "usar", "qué", "que",
-    "이것", "그것", "저것", "이거", "그거", "어느", "어떤", "무엇", "뭐", "선택",
-)  # fmt: skip
-
-#: Words removed before looking for a content word (same four languages): the function words
-#: (FUNCTION_WORDS) and the endings, question and judgement words of a question.
-STOPWORDS: tuple[str, ...] = FUNCTION_WORDS + (
-    "ます", "です", "ない", "ですか", "ますか",
-    "do", "how", "should", "i", "es", "cómo", "como", "mejor", "no", "not", "better", "best",
-    "good",
-    "할까", "하나", "해야", "하는", "할지", "쪽",
-)  # fmt: skip
-
-#: Korean particles and question endings stripped from the end of a word before the stopword
-#: look-up ("선택할까" -> "선택", "무엇인가" -> "무엇").
-HANGUL_PARTICLES: tuple[str, ...] = (
-    "인가", "인지", "일까", "할까", "할지", "하나", "해야", "으로",
-    "은", "는", "이", "가", "을", "를", "의", "와", "과", "로",
-)  # fmt: skip
-
-#: Yes-no choices with no subject: "置くか置かないか" (same verb, negated), "するかしないか",
-#: "X or not", "sí o no".
-CHOICE_PATTERN = re.compile(
-    r"(\w)\w{0,4}か\1\w{0,4}ないか|するかしないか|\bor not\b|\bo no\b|\bsí o no\b"
-)
-
-#: A content word: 2+ kanji (okurigana between them allowed: 踏み台), 2+ katakana, a Latin
-#: word of 2+ letters or digits, or a Hangul word of 2+ syllables.
-CONTENT_RUN = re.compile(
-    r"[\u4e00-\u9fff\u3400-\u4dbf](?:[\u3040-\u309f]{0,2}[\u4e00-\u9fff\u3400-\u4dbf])+"
-    r"|[\u30a0-\u30ffー]{2,}|[a-z0-9\u00c0-\u024f]{2,}|[\uac00-\ud7a3]{2,}"
-)
-
-#: Near-duplicate: cosine of character 2-3-gram TF-IDF vectors (NFKC, lower case, spaces and
-#: punctuation removed). 0.85 keeps spacing, punctuation and case variants together and kept
-#: apart the eval fixture's distinct short queries; not yet tuned on a real site.
-DUPLICATE_COSINE = 0.85
-DUPLICATE_NGRAMS: tuple[int, int] = (2, 3)
-
-#: Near-tie: the runner-up section's best heading within this much similarity (0-1, the
-#: matcher's own measure). The build rejects ties under AMBIGUITY_MARGIN (0.08); twice that
-#: still deserves a look.
-NEAR_TIE_MARGIN = 2 * AMBIGUITY_MARGIN
 
 # --------------------------------------------------------------------------- evidence
 

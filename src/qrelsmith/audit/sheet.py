@@ -17,10 +17,21 @@ from pathlib import Path
 
 from ..errors import DataError, UsageError
 from ..models import AuditSample, CorpusRecord, GoldenQuery
-from ..patterns import EVIDENCE_CONTEXT_CHARS, EXCEL_CELL_CHARS, OPENING_CHARS
 from ..store.buildfolder import Build
 from ..store.files import atomic_open
 from ..store.layout import AUDIT_CSV, article_of, section_number
+
+#: Characters of each matched section shown in the audit sheet: enough to judge most answers,
+#: short enough for a spreadsheet row. The HTML page shows the whole text.
+OPENING_CHARS = 400
+
+#: Characters shown on each side of the answer's span in audit.csv's ``evidence`` cell: about a
+#: sentence, enough to see that the span says what the answer says.
+EVIDENCE_CONTEXT_CHARS = 80
+
+#: The most characters a cell of Excel holds (LibreOffice reads more, but Excel cuts the cell
+#: or refuses the file): longer cells of audit.csv are cut and end with a marker saying so.
+EXCEL_CELL_CHARS = 32_767
 
 #: The reviewer's choices: the label is right; wrong (replace it); partly right (e.g. one of two
 #: sections missing: replace it); the reviewer cannot tell (keep it, flag it).

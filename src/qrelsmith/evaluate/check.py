@@ -1,6 +1,6 @@
 """Queries likely to be mislabelled or unanswerable, most suspicious first, to feed the audit.
 
-Signals, each with a weight (``patterns.CHECK_WEIGHTS``; the suspicion of a query is the sum
+Signals, each with a weight (``CHECK_WEIGHTS``; the suspicion of a query is the sum
 of its signals' weights):
 - ``other-article``: the baseline's top hit is a section of another article (the seed read 15
   such queries: 6 meant nothing out of context, 3 had a valid answer elsewhere);
@@ -28,23 +28,75 @@ from ..config import AuditOptions
 from ..labelling.evidence import ANSWER_ELSEWHERE
 from ..labelling.matching import Form, HeadingIndex, SectionHeadings
 from ..models import Signal, Suspect
-from ..patterns import (
-    CHECK_WEIGHTS,
-    CHOICE_PATTERN,
-    CONTENT_RUN,
-    DEMONSTRATIVES,
-    DUPLICATE_COSINE,
-    DUPLICATE_NGRAMS,
-    GUESSED_RULES,
-    HANGUL_PARTICLES,
-    NEAR_TIE_MARGIN,
-    STOPWORDS,
-    TIE_TOLERANCE,
-)
+from ..patterns import AMBIGUITY_MARGIN, FUNCTION_WORDS, GUESSED_RULES, TIE_TOLERANCE
 from ..store.buildfolder import Build
 from ..store.layout import article_of
 from ..text import alphanumeric, fold_case
 from .runs import Run
+
+#: Weights of the signals of `qrelsmith check` (a query's suspicion is the sum of its
+#: signals'). A top hit elsewhere and an empty query are the causes the seed found most often
+#: (of its 15 other-article queries, 6 meant nothing out of context, 3 had a valid answer
+#: elsewhere); a duplicate is certain to be ambiguous for one of its articles; match doubts
+#: are weaker.
+CHECK_WEIGHTS: dict[str, float] = {
+    "other-article": 2.0,
+    "no-content": 3.0,
+    "duplicate": 2.0,
+    "low-confidence": 1.0,
+    "near-tie": 1.5,
+    "answer-elsewhere": 2.0,
+}
+
+#: Words that point at something outside the query or offer a choice: they carry no topic.
+#: Japanese, English, Spanish and Korean (the seeds' languages).
+DEMONSTRATIVES: tuple[str, ...] = (
+    "どちら", "どっち", "どれ", "どこ", "どう", "それ", "これ", "あれ", "この", "その", "あの",
+    "こちら", "そちら", "なに", "選ぶ", "使う", "する", "やる", "いい", "よい", "べき",
+    "which", "this", "that", "these", "those", "it", "one", "or", "what", "choose", "use",
+    "cuál", "cual", "esto", "eso", "este", "ese", "esta", "esa", "elegir", "usar", "qué", "que",
+    "이것", "그것", "저것", "이거", "그거", "어느", "어떤", "무엇", "뭐", "선택",
+)  # fmt: skip
+
+#: Words removed before looking for a content word (same four languages): the function words
+#: (FUNCTION_WORDS) and the endings, question and judgement words of a question.
+STOPWORDS: tuple[str, ...] = FUNCTION_WORDS + (
+    "ます", "です", "ない", "ですか", "ますか",
+    "do", "how", "should", "i", "es", "cómo", "como", "mejor", "no", "not", "better", "best",
+    "good",
+    "할까", "하나", "해야", "하는", "할지", "쪽",
+)  # fmt: skip
+
+#: Korean particles and question endings stripped from the end of a word before the stopword
+#: look-up ("선택할까" -> "선택", "무엇인가" -> "무엇").
+HANGUL_PARTICLES: tuple[str, ...] = (
+    "인가", "인지", "일까", "할까", "할지", "하나", "해야", "으로",
+    "은", "는", "이", "가", "을", "를", "의", "와", "과", "로",
+)  # fmt: skip
+
+#: Yes-no choices with no subject: "置くか置かないか" (same verb, negated), "するかしないか",
+#: "X or not", "sí o no".
+CHOICE_PATTERN = re.compile(
+    r"(\w)\w{0,4}か\1\w{0,4}ないか|するかしないか|\bor not\b|\bo no\b|\bsí o no\b"
+)
+
+#: A content word: 2+ kanji (okurigana between them allowed: 踏み台), 2+ katakana, a Latin
+#: word of 2+ letters or digits, or a Hangul word of 2+ syllables.
+CONTENT_RUN = re.compile(
+    r"[\u4e00-\u9fff\u3400-\u4dbf](?:[\u3040-\u309f]{0,2}[\u4e00-\u9fff\u3400-\u4dbf])+"
+    r"|[\u30a0-\u30ffー]{2,}|[a-z0-9\u00c0-\u024f]{2,}|[\uac00-\ud7a3]{2,}"
+)
+
+#: Near-duplicate: cosine of character 2-3-gram TF-IDF vectors (NFKC, lower case, spaces and
+#: punctuation removed). 0.85 keeps spacing, punctuation and case variants together and kept
+#: apart the eval fixture's distinct short queries; not yet tuned on a real site.
+DUPLICATE_COSINE = 0.85
+DUPLICATE_NGRAMS: tuple[int, int] = (2, 3)
+
+#: Near-tie: the runner-up section's best heading within this much similarity (0-1, the
+#: matcher's own measure). The build rejects ties under AMBIGUITY_MARGIN (0.08); twice that
+#: still deserves a look.
+NEAR_TIE_MARGIN = 2 * AMBIGUITY_MARGIN
 
 _CJK_WORD = re.compile(r"^[\u3040-\u30ff\u4e00-\u9fff]+$")
 

@@ -24,6 +24,31 @@ from ..text import fold_case, fold_space, text_of
 from .reading import Element, cleaned, dropped, without_permalinks
 from .sections import BLOCK_TAGS
 
+#: Names a table is given in the ``source`` field when it has no caption or label before it,
+#: by the script of its header row (the seed's source field reads "早見表:<reference>").
+DEFAULT_TABLE_NAMES: dict[str, str] = {
+    "ja": "早見表",
+    "ko": "요약표",
+    "other": "Quick reference",
+}
+
+#: A label before the table (a heading, or a short paragraph that is bold or ends with a colon)
+#: longer than this is prose, not a table name.
+TABLE_LABEL_MAX_CHARS = 40
+
+#: A header row with more text than this is not one: layout tables put a whole page in their
+#: first row, and matching the header keywords over it costs more than parsing the page.
+HEADER_ROW_MAX_CHARS = 1000
+
+#: Colspan/rowspan values above this are read as this: a hostile page must not make us
+#: allocate a grid of millions of cells, and no quick-reference table spans more.
+MAX_SPAN = 50
+
+#: Tables recognised by their cells (no telling header) are looked for only before this split
+#: heading (the 2nd H2): quick-reference tables sit in the intro or a first "早見表" section,
+#: and checking every data table of a long docs page cell by cell would cost more than parsing.
+QUICKREF_MAX_SECTION = 2
+
 ROLES = ("query", "answer", "reference")
 
 Detection = Literal["headers", "headings"]
@@ -114,7 +139,7 @@ _T = TypeVar("_T")
 
 def _span(value: str | None) -> int:
     try:
-        return max(1, min(int(value or 1), patterns.MAX_SPAN))
+        return max(1, min(int(value or 1), MAX_SPAN))
     except ValueError:
         return 1
 
@@ -310,12 +335,12 @@ def default_name(header: Sequence[Cell]) -> str:
     """The table name used when the page gives none, by the script of the header row."""
     text = " ".join(cell.text for cell in header)
     if text.isascii():  # most headers: neither search can match (one C pass, not two)
-        return patterns.DEFAULT_TABLE_NAMES["other"]
+        return DEFAULT_TABLE_NAMES["other"]
     if _HANGUL.search(text):
-        return patterns.DEFAULT_TABLE_NAMES["ko"]
+        return DEFAULT_TABLE_NAMES["ko"]
     if _KANA_OR_HAN.search(text):
-        return patterns.DEFAULT_TABLE_NAMES["ja"]
-    return patterns.DEFAULT_TABLE_NAMES["other"]
+        return DEFAULT_TABLE_NAMES["ja"]
+    return DEFAULT_TABLE_NAMES["other"]
 
 
 def _label(element: Element) -> str | None:
@@ -323,7 +348,7 @@ def _label(element: Element) -> str | None:
     if element.tag not in _LABEL_TAGS:
         return None
     text = text_of(element)
-    if not text or len(text) > patterns.TABLE_LABEL_MAX_CHARS:
+    if not text or len(text) > TABLE_LABEL_MAX_CHARS:
         return None
     children = [c for c in element if isinstance(c.tag, str)]
     bold = (
@@ -398,7 +423,7 @@ def _header_cells(table: Element, options: BuildOptions) -> tuple[list[Cell], _H
     cells = [c for c in cleaned(row, options) if c.tag in ("td", "th")]
     texts = [fold_space(_text(c)) for c in cells]
     row_text = " ".join(texts)
-    if len(row_text) > patterns.HEADER_ROW_MAX_CHARS:
+    if len(row_text) > HEADER_ROW_MAX_CHARS:
         return [], _HeaderRow(texts, None)
     regex, groups = _role_regex(_keywords(options))
     # The case folding of the joined texts is the join of the folded texts: NFKC never
@@ -428,13 +453,11 @@ def _tables(root: Element, options: BuildOptions) -> tuple[list[Element], int]:
     headings = 0
     for element in root.iter("table", f"h{options.section_level}"):
         is_table = element.tag == "table"
-        if (is_table or headings < patterns.QUICKREF_MAX_SECTION) and dropped(
-            element, options.drop_tags
-        ):
+        if (is_table or headings < QUICKREF_MAX_SECTION) and dropped(element, options.drop_tags):
             continue
         if is_table:
             tables.append(element)
-            near_top += headings < patterns.QUICKREF_MAX_SECTION
+            near_top += headings < QUICKREF_MAX_SECTION
         else:
             headings += 1
     return tables, near_top

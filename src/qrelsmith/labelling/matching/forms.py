@@ -6,8 +6,15 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from ... import patterns
 from ...text import comparable, heading_key, runs, stem, tokens, units
+
+#: Prefixes that are not part of a heading's name: "Step 2:", "手順 2:", "例:", "Example:".
+#: Matching without them still counts as exact (confidence MATCH_CONFIDENCE["exact_stripped"]).
+NAME_PREFIX = re.compile(
+    r"^(?:(?:step|paso|手順|ステップ|단계)\s*\d+|example|ejemplo|例|예|note|nota|注意|참고)"
+    r"\s*[:：.．)]\s*",
+    re.IGNORECASE,
+)
 
 #: The positions of the fixed rows before and after a table row (None: no fixed row that
 #: side): where the page's order says the row's heading lies (order.py).
@@ -58,7 +65,7 @@ class Form:
     def stripped(self) -> str:
         """The key's tokens without bracketed parts and without a "Step 2:"/"例:" prefix."""
         plain = self.plain
-        if patterns.NAME_PREFIX.match(plain) or any(o in plain for o in _OPENINGS):
+        if NAME_PREFIX.match(plain) or any(o in plain for o in _OPENINGS):
             return "".join(tokens(stripped_text(plain)))
         return self.joined  # nothing to strip (most headings and cells)
 
@@ -92,7 +99,7 @@ _OPENINGS = tuple(pair[0] for pair in _BRACKET_PAIRS)
 
 def stripped_text(plain: str) -> str:
     """``plain`` (comparable text) without bracketed parts and without a name prefix."""
-    without = patterns.NAME_PREFIX.sub("", plain)
+    without = NAME_PREFIX.sub("", plain)
     for opening, closing in _BRACKET_PAIRS:
         while opening in without and closing in without.split(opening, 1)[1]:
             head, rest = without.split(opening, 1)

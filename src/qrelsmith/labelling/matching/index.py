@@ -29,6 +29,12 @@ from ..content import SectionText
 from . import order, rules
 from .forms import Form, Target
 
+#: Weight of a unit found in no heading, against one found in exactly one: such a unit (a
+#: class name the headings translate, a word the author added) cannot point at a heading, but
+#: a reference made only of such units names none. Weighting it as the rarest unit lost 16
+#: points of the dev set (API pages: "ATLPath::X" under headings that translate the class).
+UNSEEN_WEIGHT = 0.5
+
 
 @dataclass(frozen=True, slots=True)
 class SectionHeadings:
@@ -144,7 +150,7 @@ class HeadingIndex:
     def _unit_weight(self, unit: str) -> float:
         weight = self._weights.get(unit)
         if weight is None:  # in no heading: it tells no heading from another
-            weight = self._idf(1) * patterns.UNSEEN_WEIGHT
+            weight = self._idf(1) * UNSEEN_WEIGHT
             weight *= patterns.LIGHT_WEIGHT if is_light_unit(unit) else 1.0
         return weight
 
