@@ -18,14 +18,15 @@ import io
 import tempfile
 import time
 from pathlib import Path
+from typing import Literal
 
 import ir_measures
 import numpy as np
 
 from qrelsmith.buildfolder import Qrels
 from qrelsmith.cli import main as cli_main
-from qrelsmith.config import EvalOptions
-from qrelsmith.evaluate.evaluation import evaluate_runs
+from qrelsmith.config import EvalOptions, EvalRequest
+from qrelsmith.evaluate.evaluation import EvalInput, evaluate_runs
 from qrelsmith.evaluate.measures import parse_measures, per_query
 from qrelsmith.evaluate.runs import Run, write_run
 from qrelsmith.patterns import EVAL_MEASURES
@@ -101,28 +102,21 @@ def main() -> None:
     floor_resampling = time.perf_counter() - start
 
     start = time.perf_counter()
-    report = evaluate_runs(qrels, {"a": run_a, "b": run_b}, specs, articles, options)
+    runs = {"a": run_a, "b": run_b}
+    report = evaluate_runs(EvalInput(qrels, runs, articles), EvalRequest(options=options))
     total = time.perf_counter() - start
 
     # the stability study: 5 sizes x 1,000 subsets x 2 runs, every default measure
     start = time.perf_counter()
+    sizes: list[int | Literal["all"]] = [20, 50, 100, 200, "all"]
     studied = evaluate_runs(
-        qrels,
-        {"a": run_a, "b": run_b},
-        specs,
-        articles,
-        options,
-        sizes=[20, 50, 100, 200, "all"],
+        EvalInput(qrels, runs, articles), EvalRequest(options=options, sizes=sizes)
     )
     stability = time.perf_counter() - start - total
     start = time.perf_counter()
+    one_each = {qid: qid for qid in qrels}  # one query per article: subsets drawn by query
     by_query = evaluate_runs(
-        qrels,
-        {"a": run_a, "b": run_b},
-        specs,
-        {qid: qid for qid in qrels},  # one query per article: subsets drawn by query
-        options,
-        sizes=[20, 50, 100, 200, "all"],
+        EvalInput(qrels, runs, one_each), EvalRequest(options=options, sizes=sizes)
     )
     stability_by_query = time.perf_counter() - start - total
 

@@ -234,6 +234,19 @@ class EvalOptions(_Options):
     )
 
 
+class EvalRequest(_Options):
+    """What one `qrelsmith eval` call computes beyond the scores (flags only): the options
+    model, then one field per analysis."""
+
+    options: EvalOptions = Field(default_factory=EvalOptions)
+    per_query: bool = Field(default=False, description="keep every per-query value")
+    sizes: list[int | Literal["all"]] = Field(
+        default_factory=list, description="set sizes of the stability study"
+    )
+    need: float | None = Field(default=None, gt=0, description="difference to detect")
+    curve: bool = Field(default=False, description="recall at the cut-offs")
+
+
 class BaselineOptions(_Options):
     """The character n-gram retriever of `qrelsmith baseline` (and of `check` without a run)."""
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
 from ..buildfolder import build_topics, iter_records, load_build
-from ..config import BaselineOptions, EvalOptions
+from ..config import BaselineOptions, EvalOptions, EvalRequest
 from ..errors import DataError, UsageError
 from ..files import atomic_open, dumps
 from ..layout import CORPUS, GOLDEN, QRELS, QUERIES
@@ -27,7 +26,6 @@ from .options import (
 
 if TYPE_CHECKING:
     from ..evaluate.runs import Run
-    from ..models import EvalReport
 
 # The stages (numpy, scipy, ir_measures, scikit-learn) are imported inside the handlers: every
 # CLI call builds this parser, and `qrelsmith build` should not pay ~0.4 s to import them.
@@ -111,9 +109,9 @@ def _subset(text: str) -> tuple[str, str]:
 def run_eval(args: argparse.Namespace) -> int:
     """Score runs with intervals; compare each run with the first."""
     from ..evaluate.difficulty import build_groups, subset_qrels
-    from ..evaluate.evaluation import evaluate_runs
-    from ..evaluate.measures import parse_measures
+    from ..evaluate.evaluation import EvalInput, evaluate_runs, measure_specs
     from ..evaluate.runs import check_run_ids, read_run, run_names
+    from ..evaluate.tables import format_json, format_report
 
     if args.runs.count("-") > 1:
         raise UsageError("only one run can come from stdin")
@@ -133,9 +131,7 @@ def run_eval(args: argparse.Namespace) -> int:
         )
     if not build.qrels:
         raise DataError(f"{args.dir}/{QRELS} has no judgements")
-    grades = {g for judged in build.qrels.values() for g in judged.values()}
-    names = [part for item in options.measures for part in item.split()]
-    specs = parse_measures(names, rel=options.rel, gains=options.gains, grades=grades)
+    measure_specs(build.qrels, options)  # an unknown measure is refused before runs are read
     runs: dict[str, Run] = {}
     for name, path in zip(run_names(args.runs), args.runs, strict=True):
         runs[name] = read_run(path, warn)
@@ -148,20 +144,22 @@ def run_eval(args: argparse.Namespace) -> int:
     groups = None
     if args.by is not None:
         groups = (args.by, build_groups(args.by, build, args.dir, low_confidence))
-    report = evaluate_runs(
-        qrels,
-        runs,
-        specs,
-        build.article_ids(),
-        options,
+    data = EvalInput(
+        qrels=qrels,
+        runs=runs,
+        articles=build.article_ids(),
         doc_ids=build.doc_ids if build.corpus else None,
-        keep_per_query=args.per_query,
-        subset=subset_name,
         groups=groups,
-        sizes=args.sizes or (),
+        subset=subset_name,
+    )
+    request = EvalRequest(
+        options=options,
+        per_query=args.per_query,
+        sizes=args.sizes or [],
         need=args.need,
         curve=args.curve,
     )
+    report = evaluate_runs(data, request)
     for warning in report.warnings:
         warn(warning)
     if args.plot:
@@ -170,36 +168,10 @@ def run_eval(args: argparse.Namespace) -> int:
         panels = plot_report(report, args.plot)
         say(f"{panels} {'panel' if panels == 1 else 'panels'} -> {args.plot}")
     if args.json:
-        sys.stdout.write(
-            json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
-        )
+        sys.stdout.write(format_json(report))
     else:
-        _print_scores(report, args.per_query)
+        sys.stdout.write(format_report(report, per_query=args.per_query))
     return 0
-
-
-def _print_scores(report: EvalReport, per_query: bool) -> None:
-    """eval's tables: the scores, then the blocks the options asked for."""
-    from ..evaluate.evaluation import (
-        format_curve,
-        format_groups,
-        format_needed,
-        format_per_query,
-        format_stability,
-        format_table,
-    )
-
-    sys.stdout.write(format_table(report))
-    for block in (
-        format_groups(report),
-        format_stability(report),
-        format_needed(report),
-        format_curve(report),
-    ):
-        if block:
-            sys.stdout.write("\n" + block)
-    if per_query:
-        sys.stdout.write("\n" + format_per_query(report))
 
 
 # --------------------------------------------------------------------------- check
