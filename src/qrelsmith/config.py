@@ -37,6 +37,8 @@ from .patterns import TAG_NAME
 
 Method = Literal["bm25", "tfidf"]
 Gains = Literal["linear", "exp"]
+Draw = Literal["article", "query"]
+View = Literal["strict", "graded", "exp"]
 
 
 def _share(default: float, description: str) -> Any:
@@ -232,6 +234,19 @@ class EvalOptions(_Options):
     gains: Gains = Field(
         default=patterns.EVAL_GAINS, description="nDCG gain of grade g: g (linear) or 2^g-1 (exp)"
     )
+    unjudged: Literal["irrelevant", "condensed"] = Field(
+        default="irrelevant",
+        description="a retrieved document the qrels do not judge: irrelevant (trec_eval), or "
+        "removed from the run before scoring (condensed lists, Sakai 2007)",
+    )
+    pairs: Literal["first", "all"] = Field(
+        default="first", description="paired comparisons: each run with the first, or every pair"
+    )
+    draw: Draw | None = Field(
+        default=None,
+        description="--sizes subsets drawn by whole articles or single queries (unset: by "
+        "article when articles hold several queries)",
+    )
 
 
 class EvalRequest(_Options):
@@ -244,7 +259,10 @@ class EvalRequest(_Options):
         default_factory=list, description="set sizes of the stability study"
     )
     need: float | None = Field(default=None, gt=0, description="difference to detect")
-    curve: bool = Field(default=False, description="recall at the cut-offs")
+    curve: list[int] = Field(default_factory=list, description="recall at these cut-offs")
+    ranks: bool = Field(default=False, description="rank of the first relevant document")
+    views: list[View] = Field(default_factory=list, description="labelling views side by side")
+    micro: bool = Field(default=False, description="micro recall and the zero-recall rate")
 
 
 class BaselineOptions(_Options):

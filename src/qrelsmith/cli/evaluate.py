@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from ..buildfolder import build_topics, iter_records, load_build
-from ..config import BaselineOptions, EvalOptions, EvalRequest
+from ..config import BaselineOptions, Draw, EvalOptions, EvalRequest, View
 from ..errors import DataError, UsageError
 from ..files import atomic_open, dumps
 from ..layout import CORPUS, GOLDEN, QRELS, QUERIES
-from ..patterns import CHECK_DEPTH
+from ..patterns import CHECK_DEPTH, CURVE_CUTOFFS
 from .options import (
     FORMATTER,
     add_config,
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
 #: The documented defaults, shown in --help (a --config file may change them).
 BASELINE = BaselineOptions()
 EVAL = EvalOptions()
+
+#: The labelling views of `eval --views` (the study's three).
+VIEWS: tuple[str, ...] = get_args(View)
 
 
 def _ngrams(text: str) -> tuple[int, int]:
@@ -92,9 +96,33 @@ def _delta(text: str) -> float:
         value = float(text)
     except ValueError:
         value = 0.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a difference above 0, got {text!r}")
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"expected a finite difference above 0, got {text!r}")
     return value
+
+
+def _cutoffs(text: str) -> list[int]:
+    """``"1,3,5,10"`` -> [1, 3, 5, 10]: --curve's cut-offs."""
+    values = []
+    for part in text.split(","):
+        item = part.strip()
+        if not item.isdigit() or int(item) < 1:
+            raise argparse.ArgumentTypeError(
+                f"a cut-off is a whole number of at least 1, not {item!r}"
+            )
+        values.append(int(item))
+    return sorted(set(values))
+
+
+def _views(text: str) -> list[str]:
+    """``"strict,graded,exp"`` -> the views, in that order."""
+    views = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [view for view in views if view not in VIEWS]
+    if unknown or not views:
+        raise argparse.ArgumentTypeError(
+            f"views are {', '.join(VIEWS)} (comma-separated), not {text!r}"
+        )
+    return list(dict.fromkeys(views))
 
 
 def _subset(text: str) -> tuple[str, str]:
@@ -115,7 +143,12 @@ def run_eval(args: argparse.Namespace) -> int:
 
     if args.runs.count("-") > 1:
         raise UsageError("only one run can come from stdin")
-    options = override(config_of(args).eval, args, ("seed", "measures", "rel", "gains", "subsets"))
+    names = ("seed", "measures", "rel", "gains", "subsets", "unjudged", "pairs", "draw")
+    options = override(config_of(args).eval, args, names)
+    if args.k is not None and not args.curve:
+        raise UsageError("--k gives the cut-offs of --curve: give --curve too")
+    if args.draw is not None and not args.sizes:
+        raise UsageError("--draw says how --sizes draws its subsets: give --sizes too")
     if args.plot and not (args.sizes or args.curve):
         raise UsageError("--plot draws --sizes and --curve: give one of them")
     if args.need is not None and len(args.runs) < 2:
@@ -157,7 +190,10 @@ def run_eval(args: argparse.Namespace) -> int:
         per_query=args.per_query,
         sizes=args.sizes or [],
         need=args.need,
-        curve=args.curve,
+        curve=(args.k or list(CURVE_CUTOFFS)) if args.curve else [],
+        ranks=args.ranks,
+        views=args.views or [],
+        micro=args.micro,
     )
     report = evaluate_runs(data, request)
     for warning in report.warnings:
@@ -372,7 +408,23 @@ def _register_eval(subparsers: Any) -> None:
         help="nDCG gain of grade g: g (linear, trec_eval) or 2^g-1 (exp) "
         f"(default: config, {EVAL.gains})",
     )
+    p.add_argument(
+        "--unjudged",
+        choices=choices(EvalOptions, "unjudged"),
+        default=None,
+        help="a retrieved document the qrels do not judge: irrelevant (trec_eval, TREC) or "
+        "condensed (removed from the run before scoring, Sakai's condensed lists: does a "
+        f"conclusion survive without them?) (default: config, {EVAL.unjudged})",
+    )
+    p.add_argument(
+        "--pairs",
+        choices=choices(EvalOptions, "pairs"),
+        default=None,
+        help="paired comparisons (and --need): each run with the first, or all pairs "
+        f"(default: config, {EVAL.pairs})",
+    )
     _add_stability(p)
+    _add_reading(p)
     _add_groups(p)
     p.add_argument(
         "--plot",
@@ -399,6 +451,13 @@ def _add_stability(p: argparse.ArgumentParser) -> None:
         help=SIZES_HELP,
     )
     p.add_argument(
+        "--draw",
+        choices=get_args(Draw),
+        default=None,
+        help="how --sizes draws its subsets: whole articles, or single queries (default: whole "
+        "articles when articles hold several queries; the output says which)",
+    )
+    p.add_argument(
         "--subsets",
         type=positive,
         default=None,
@@ -414,7 +473,39 @@ def _add_stability(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--curve",
         action="store_true",
-        help="recall at k = 1, 3, 5, 10, 20, 50, 100 (threshold --rel), one line per run",
+        help="recall at k (threshold --rel), one line per run; k as --k says",
+    )
+    p.add_argument(
+        "--k",
+        type=_cutoffs,
+        default=None,
+        metavar="K,K,...",
+        help="the cut-offs of --curve (default: " + ",".join(map(str, CURVE_CUTOFFS)) + ")",
+    )
+
+
+def _add_reading(p: argparse.ArgumentParser) -> None:
+    """eval's --ranks, --views and --micro: what lies behind the means."""
+    p.add_argument(
+        "--ranks",
+        action="store_true",
+        help="per run, the queries whose first relevant document (grade >= --rel) is at "
+        "rank 1, 2, 3, 4-10 or not in the top 10, as counts and shares",
+    )
+    p.add_argument(
+        "--views",
+        type=_views,
+        default=None,
+        metavar="VIEW,...",
+        help="nDCG@10 under labelling views side by side, with the best run of each: strict "
+        "(grade >= --rel relevant at gain 1, the rest not), graded (the grade as gain), exp "
+        "(gain 2^grade - 1); e.g. strict,graded,exp",
+    )
+    p.add_argument(
+        "--micro",
+        action="store_true",
+        help="for each recall measure (R@k): the micro recall (relevant documents found / all "
+        "relevant, over all queries) and the zero-recall rate beside the macro mean",
     )
 
 

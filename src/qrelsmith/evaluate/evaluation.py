@@ -14,12 +14,12 @@ from typing import Literal
 from ..buildfolder import Qrels
 from ..config import EvalOptions, EvalRequest
 from ..models import EvalReport
-from ..patterns import CURVE_CUTOFFS
+from ..patterns import EVAL_MEASURES
 from . import analyses
 from .analyses import Scores
-from .measures import MeasureSpec, parse_measures, per_query
+from .measures import MeasureSpec, parse_measures, per_query, takes_rel
 from .runs import Run
-from .statistics import POWER, power_factor
+from .statistics import POWER, power_factor, units_per_subset
 
 #: A set size of `eval --sizes`: a number of queries, or the whole set.
 Size = int | Literal["all"]
@@ -109,13 +109,61 @@ def score_runs(
     )
 
 
+def rel_warnings(qrels: Qrels, options: EvalOptions) -> list[str]:
+    """``options.rel`` above every grade (every measure taking it scores 0), or, for measures
+    the user named, hiding grades below it that the measure's own default (rel=1) counts."""
+    grades = {g for judged in qrels.values() for g in judged.values()}
+    top = max(grades, default=0)
+    if options.rel > top:
+        return [
+            f"--rel {options.rel} is above every grade in the qrels (the highest is {top}): "
+            "every measure that takes a relevance threshold scores 0"
+        ]
+    below = sorted(g for g in grades if 1 <= g < options.rel)
+    if not below or list(options.measures) == list(EVAL_MEASURES):
+        return []
+    names = [part for item in options.measures for part in item.split()]
+    hidden = [name for name in names if takes_rel(name)]
+    if not hidden:
+        return []
+    example = hidden[0] if "(" in hidden[0] else hidden[0].replace("@", "(rel=1)@", 1)
+    return [
+        f"--rel {options.rel} applies to {', '.join(hidden)} as named: grade "
+        f"{', '.join(map(str, below))} does not count there ({example} or --rel 1 counts it)"
+    ]
+
+
+def study_sizes(
+    scores: Scores, sizes: Sequence[Size], by_article: bool
+) -> tuple[list[int], list[int], list[int]]:
+    """The sizes of `--sizes` to study, smallest first; those left out because they exceed
+    the set; and those left out because, drawing whole articles, every subset would hold every
+    article: the whole set, although the size is below it."""
+    queries = len(scores.qids)
+    studied, above = resolve_sizes(sizes, queries)
+    whole: list[int] = []
+    if by_article:
+        articles = len(set(scores.clusters))
+        whole = [
+            n for n in studied if n < queries and units_per_subset(n, queries, articles) >= articles
+        ]
+    return [n for n in studied if n not in whole], above, whole
+
+
 def evaluate_runs(data: EvalInput, request: EvalRequest) -> EvalReport:
     """Score every run on every query of the qrels, then the analyses the request asks for:
-    intervals and the paired comparisons always, the stability study with ``sizes``, the
-    queries needed with ``need``, recall at k with ``curve``, groups with ``data.groups``."""
+    Judged@k, intervals and the paired comparisons always, the stability study with
+    ``sizes``, the queries needed with ``need``, recall at k with ``curve``, the first
+    relevant rank with ``ranks``, the labelling views with ``views``, micro recall with
+    ``micro``, groups with ``data.groups``. With ``unjudged = "condensed"`` every analysis
+    but Judged@k reads the runs without their unjudged documents."""
     options = request.options
     specs = measure_specs(data.qrels, options)
-    values, scores = score_runs(data.qrels, data.runs, specs, data.articles)
+    shares = analyses.judged(data.qrels, data.runs)
+    runs = (
+        analyses.condensed(data.qrels, data.runs) if options.unjudged == "condensed" else data.runs
+    )
+    values, scores = score_runs(data.qrels, runs, specs, data.articles)
     qids = scores.qids
     warnings: list[str] = []
     if not scores.several_articles and qids:
@@ -127,26 +175,38 @@ def evaluate_runs(data: EvalInput, request: EvalRequest) -> EvalReport:
         )
     for name, run in data.runs.items():
         warnings += run_warnings(name, data.qrels, run, data.doc_ids)
+    warnings += rel_warnings(data.qrels, options)
+    compared = analyses.pairs(len(scores.names), options.pairs)
+    warnings += analyses.judged_gaps(shares, compared)
     settings: dict[str, object] = {
         "seed": options.seed,
         "bootstrap_samples": options.bootstrap_samples,
         "permutation_rounds": options.permutation_rounds,
         "rel": options.rel,
         "gains": options.gains,
+        "unjudged": options.unjudged,
+        "pairs": options.pairs,
         **({"subset": data.subset} if data.subset else {}),
     }
     summaries = analyses.intervals(scores, options)
     comparisons = analyses.paired(scores, options)
     stability = []
     if request.sizes and qids:
-        studied, left_out = resolve_sizes(request.sizes, len(qids))
-        for size in left_out:
-            warnings.append(f"--sizes {size}: more than the {len(qids)} queries, left out")
+        by_article = analyses.draws_articles(scores, options)
+        studied, above, whole = study_sizes(scores, request.sizes, by_article)
+        warnings += [f"--sizes {n}: more than the {len(qids)} queries, left out" for n in above]
+        warnings += [
+            f"--sizes {n}: a subset of whole articles would hold all {scores.article_count} "
+            "articles, the whole set: left out (--draw query draws single queries)"
+            for n in whole
+        ]
         stability = analyses.stability(scores, studied, options)
         settings["stability"] = {
-            "draw": "article" if scores.articles_hold_several else "query",
+            "draw": "article" if by_article else "query",
+            "draw_asked": options.draw,
             "sizes": studied,
-            "left_out": left_out,
+            "left_out": above,
+            **({"whole_set": whole} if whole else {}),
             "subsets": options.subsets,
             "subset_resamples": options.subset_resamples,
             "subset_rounds": options.subset_rounds,
@@ -154,9 +214,9 @@ def evaluate_runs(data: EvalInput, request: EvalRequest) -> EvalReport:
     needed = []
     if request.need is not None:
         if qids:
-            needed = analyses.needed(scores, request.need)
+            needed = analyses.needed(scores, request.need, options)
         settings["need"] = {"delta": request.need, "power": POWER, "z_sum": power_factor()}
-    curve = analyses.curve(data.qrels, data.runs, CURVE_CUTOFFS, options) if request.curve else []
+    curve = analyses.curve(data.qrels, runs, request.curve, options) if request.curve else []
     grouped = []
     if data.groups is not None:
         by, group_of = data.groups
@@ -169,7 +229,7 @@ def evaluate_runs(data: EvalInput, request: EvalRequest) -> EvalReport:
         runs=scores.names,
         measures=[spec.name for spec in specs],
         queries=len(qids),
-        articles=len(set(scores.clusters)),
+        articles=scores.article_count,
         settings=settings,
         stability=stability,
         needed=needed,
@@ -178,4 +238,8 @@ def evaluate_runs(data: EvalInput, request: EvalRequest) -> EvalReport:
         comparisons=comparisons,
         per_query=values if request.per_query else None,
         warnings=warnings,
+        judged=shares,
+        ranks=analyses.ranks(data.qrels, runs, options.rel) if request.ranks else [],
+        views=analyses.views(data.qrels, runs, request.views, options),
+        recall=analyses.recall_detail(data.qrels, runs, scores) if request.micro else [],
     )

@@ -89,6 +89,18 @@ def parse_measures(
     return specs
 
 
+def takes_rel(name: str) -> bool:
+    """Whether a measure named so takes its relevance threshold from ``--rel``: it has one and
+    does not name its own (``R@10`` does, ``R(rel=1)@10``, ``nDCG@10`` do not)."""
+    if _CONTEXT_PRECISION.match(name.strip()):
+        return "(rel=" not in name
+    try:
+        measure = ir_measures.parse_measure(name.strip())
+    except (ValueError, NameError, KeyError, AttributeError):
+        return False
+    return "rel" in getattr(measure, "SUPPORTED_PARAMS", {}) and "rel" not in measure.params
+
+
 def _check_cutoff(name: str, cutoff: object) -> None:
     """A cutoff below 1 is refused here: pytrec_eval's C code aborts the process on @0."""
     if cutoff is not None and (not isinstance(cutoff, int) or cutoff < 1):

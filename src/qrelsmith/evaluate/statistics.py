@@ -361,7 +361,7 @@ def queries_needed(
     n = len(d)
     sd = d.std(axis=0, ddof=1) if n > 1 else np.zeros(d.shape[1])
     factor = power_factor()
-    needed = _needed(factor * sd / delta)
+    needed = _needed(_ratio(factor * sd, delta))
     detectable = factor * sd / np.sqrt(max(n, 1))
     if clusters is None or len(set(clusters)) < 2:
         return PowerFigures(sd=sd, needed=needed, detectable=detectable)
@@ -371,14 +371,31 @@ def queries_needed(
         needed=needed,
         detectable=detectable,
         design_effect=effect,
-        needed_by_cluster=_needed(factor * sd * np.sqrt(effect) / delta),
+        needed_by_cluster=_needed(_ratio(factor * sd * np.sqrt(effect), delta)),
         detectable_by_cluster=detectable * np.sqrt(effect),
     )
 
 
+#: The largest count of queries `--need` reports: what a 64-bit int holds. A tiny DELTA asks
+#: for more (1e-11 needs ~1e21 queries); the figure is then this cap, shown as "more than".
+NEEDED_CAP = int(np.iinfo(np.int64).max)
+
+
+def _ratio(spread: NDArray[np.float64], delta: float) -> NDArray[np.float64]:
+    """spread / delta, inf where a tiny delta overflows it (then capped by ``_needed``)."""
+    with np.errstate(over="ignore"):
+        return spread / delta
+
+
 def _needed(ratio: NDArray[np.float64]) -> NDArray[np.int64]:
-    """ceil(ratio^2), at least 1 (a count within float error of a whole number is that)."""
-    return np.maximum(1, np.ceil(ratio**2 - TIE_TOLERANCE)).astype(np.int64)
+    """ceil(ratio^2), at least 1 (a count within float error of a whole number is that), at
+    most NEEDED_CAP (a square too large for a float is that too)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        squared = np.ceil(ratio**2 - TIE_TOLERANCE)
+    # float(NEEDED_CAP) rounds up to 2^63, which no int64 holds: compare before converting
+    beyond = ~(squared < float(NEEDED_CAP))
+    counts = np.where(beyond, 1, np.maximum(1, squared)).astype(np.int64)
+    return np.where(beyond, np.int64(NEEDED_CAP), counts)
 
 
 def design_effect(values: ArrayLike, clusters: Sequence[str]) -> NDArray[np.float64]:

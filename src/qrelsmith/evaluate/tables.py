@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from ..models import EvalReport, GroupSummary, StabilityRow
-from .statistics import units_per_subset
+from .statistics import NEEDED_CAP, units_per_subset
 
 #: Below this many articles a subset's cluster bootstrap is too narrow to read (a bootstrap
 #: of 2 or 3 clusters can only reshuffle them); the table says so for those sizes.
@@ -23,6 +23,9 @@ def format_report(report: EvalReport, *, per_query: bool = False) -> str:
         format_stability(report),
         format_needed(report),
         format_curve(report),
+        format_recall(report),
+        format_ranks(report),
+        format_views(report),
     ):
         if block:
             text += "\n" + block
@@ -58,6 +61,7 @@ def format_table(report: EvalReport) -> str:
             f"{s.run:<{width_run}}  {s.measure:<{width_measure}}  {s.mean:6.4f}  "
             f"[{s.low:.4f},{s.high:.4f}]  {articles}"
         )
+    lines += _judged_lines(report)
     if report.comparisons:
         lines.append("")
         lines.append(
@@ -86,10 +90,18 @@ def format_stability(report: EvalReport) -> str:
     study = report.settings.get("stability")
     if not isinstance(study, dict):  # evaluate_runs sets it whenever it fills the rows
         return ""
+    several = report.articles < report.queries
     if study["draw"] == "article":
+        asked = "--draw article" if study.get("draw_asked") else "the default here"
         how = (
             f"whole articles ({report.articles} articles hold the {report.queries} queries; "
-            f"n queries = round(n x {report.articles}/{report.queries}) articles)"
+            f"n queries = round(n x {report.articles}/{report.queries}) articles; {asked}, "
+            "--draw query draws single queries)"
+        )
+    elif several:
+        how = (
+            f"single queries (--draw query; {report.articles} articles hold the "
+            f"{report.queries} queries, which the default draws whole)"
         )
     else:
         how = "queries (each article holds one)"
@@ -132,6 +144,9 @@ def format_stability(report: EvalReport) -> str:
     left_out = study.get("left_out") or []
     if left_out:
         lines.append(f"left out (more than the {report.queries} queries): {left_out}")
+    whole = study.get("whole_set") or []
+    if whole:
+        lines.append(f"left out (a subset of whole articles would be the whole set): {whole}")
     return "\n".join(lines) + "\n"
 
 
@@ -153,16 +168,111 @@ def format_needed(report: EvalReport) -> str:
     for row in report.needed:
         by_article = (
             f"; by article: design effect {row.design_effect:.2f}, "
-            f"needed={row.queries_needed_by_article} detectable={row.detectable_by_article:.4f}"
+            f"needed={_count(row.queries_needed_by_article)} "
+            f"detectable={row.detectable_by_article:.4f}"
             if row.design_effect is not None and row.sd > 0
             else ""
         )
         lines.append(
             f"{row.measure} {row.run_a}->{row.run_b}: sd={row.sd:.4f} "
-            f"needed={row.queries_needed} (have {row.queries}) detectable={row.detectable:.4f}"
+            f"needed={_count(row.queries_needed)} (have {row.queries}) "
+            f"detectable={row.detectable:.4f}"
             + by_article
             + ("  (no query differs from the mean difference)" if row.sd == 0 else "")
         )
+    return "\n".join(lines) + "\n"
+
+
+def _count(needed: int | None) -> str:
+    """A count of queries needed, or "more than N" where it reached what an int holds."""
+    if needed is not None and needed >= NEEDED_CAP:
+        return f"more than {NEEDED_CAP:,}"
+    return str(needed)
+
+
+def _judged_lines(report: EvalReport) -> list[str]:
+    """Every run's Judged@k under the scores, and, with condensed lists, that the scores are
+    theirs."""
+    if not report.judged:
+        return []
+    measure = report.judged[0].measure
+    depth = measure.rsplit("@", 1)[-1]
+    cells = "  ".join(f"{share.run} {share.mean:.4f}" for share in report.judged)
+    lines = [f"{measure} (share of the top {depth} with a judgement, grade 0 included): {cells}"]
+    if report.settings.get("unjudged") == "condensed":
+        lines.append(
+            "scored on condensed lists (--unjudged condensed): each run without the documents "
+            "its query's qrels do not judge"
+        )
+    return lines
+
+
+def format_recall(report: EvalReport) -> str:
+    """`--micro`: each recall measure as the macro mean, the micro ratio and the zero-recall
+    rate (seed 003)."""
+    if not report.recall:
+        return ""
+    width_run = max([len("run")] + [len(row.run) for row in report.recall])
+    width_measure = max([len("measure")] + [len(row.measure) for row in report.recall])
+    lines = [
+        "recall: macro = mean of the queries' recall (the table above); micro = relevant "
+        "documents found / all relevant, over all queries; zero = share of queries finding none",
+        f"{'run':<{width_run}}  {'measure':<{width_measure}}  {'macro':>6}  {'micro':>6}  "
+        f"{'zero':>6}",
+    ]
+    for row in report.recall:
+        lines.append(
+            f"{row.run:<{width_run}}  {row.measure:<{width_measure}}  {row.macro:6.4f}  "
+            f"{row.micro:6.4f}  {row.zero_recall_rate:6.4f}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def format_ranks(report: EvalReport) -> str:
+    """`--ranks`: per run, the queries whose first relevant document is at rank 1, 2, 3,
+    4-10 or not in the top 10, as counts and shares."""
+    if not report.ranks:
+        return ""
+    labels = list(dict.fromkeys(row.rank for row in report.ranks))
+    cells = {(row.run, row.rank): f"{row.queries} ({row.share:.3f})" for row in report.ranks}
+    width_run = max([len("run")] + [len(run) for run in report.runs])
+    width = max(len(cell) for cell in cells.values())
+    lines = [
+        f"rank of the first relevant document (grade >= {report.settings['rel']}): queries "
+        "(share); none = not in the top 10",
+        f"{'run':<{width_run}}  " + "  ".join(f"{label:>{width}}" for label in labels),
+    ]
+    for run in report.runs:
+        row = "  ".join(f"{cells[(run, label)]:>{width}}" for label in labels)
+        lines.append(f"{run:<{width_run}}  {row}")
+    return "\n".join(lines) + "\n"
+
+
+def format_views(report: EvalReport) -> str:
+    """`--views`: the study's table of labelling views, the runs side by side, and the best
+    run under each view."""
+    if not report.views:
+        return ""
+    views = list(dict.fromkeys(row.view for row in report.views))
+    means = {(row.run, row.view): row.mean for row in report.views}
+    rel = report.settings["rel"]
+    meaning = {
+        "strict": f"strict = grade >= {rel} relevant at gain 1, the rest not",
+        "graded": "graded = the grade as gain",
+        "exp": "exp = gain 2^grade - 1",
+    }
+    width_run = max([len("best")] + [len(run) for run in report.runs])
+    best = {view: max(report.runs, key=lambda run: means[(run, view)]) for view in views}
+    width = max([6] + [len(view) for view in views] + [len(run) for run in best.values()])
+    lines = [
+        f"labelling views, {report.views[0].measure}: "
+        + "; ".join(meaning[view] for view in views),
+        f"{'run':<{width_run}}  " + "  ".join(f"{view:>{width}}" for view in views),
+    ]
+    for run in report.runs:
+        row = "  ".join(f"{means[(run, view)]:>{width}.4f}" for view in views)
+        lines.append(f"{run:<{width_run}}  {row}")
+    lines.append(f"{'best':<{width_run}}  " + "  ".join(f"{best[v]:>{width}}" for v in views))
     return "\n".join(lines) + "\n"
 
 
