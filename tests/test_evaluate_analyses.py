@@ -11,12 +11,12 @@ import ir_measures
 import numpy as np
 import pytest
 
-from qrelsmith.buildfolder import Qrels
 from qrelsmith.cli import main
 from qrelsmith.config import EvalOptions, EvalRequest
 from qrelsmith.evaluate.evaluation import EvalInput, evaluate_runs
 from qrelsmith.evaluate.runs import Run, order_run
 from qrelsmith.models import EvalReport
+from qrelsmith.store.buildfolder import Qrels
 
 FEW = {"bootstrap_samples": 200, "permutation_rounds": 200}
 

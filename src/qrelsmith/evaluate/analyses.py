@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..buildfolder import Qrels
 from ..config import EvalOptions, Gains
 from ..models import (
     CurvePoint,
@@ -28,6 +27,7 @@ from ..models import (
     StabilityRow,
     ViewScore,
 )
+from ..store.buildfolder import Qrels
 from .measures import MeasureSpec, parse_measures, per_query
 from .runs import Run
 from .statistics import (

@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..buildfolder import Qrels
 from ..config import EvalOptions, EvalRequest
 from ..models import EvalReport
 from ..patterns import EVAL_MEASURES
+from ..store.buildfolder import Qrels
 from . import analyses
 from .analyses import Scores
 from .measures import MeasureSpec, parse_measures, per_query, takes_rel
