@@ -28,12 +28,12 @@ from ..models import (
     ViewScore,
 )
 from ..store.buildfolder import Qrels
-from .measures import MeasureSpec, parse_measures, per_query
+from .measures import MeasureSpec, Scorer, parse_measures
 from .runs import Run
 from .statistics import (
     bootstrap_intervals,
     cluster_bootstrap_intervals,
-    paired_comparisons,
+    compare_pairs,
     queries_needed,
     stability_by_size,
 )
@@ -102,20 +102,24 @@ def matrix(
 
 def intervals(scores: Scores, options: EvalOptions) -> list[MeasureSummary]:
     """Every run's mean of every measure with its bootstrap interval over queries and, with two
-    articles or more, over articles."""
-    summaries: list[MeasureSummary] = []
-    for name, values in zip(scores.names, scores.matrices, strict=True):
-        plain = bootstrap_intervals(values, options.bootstrap_samples, options.seed)
-        cluster: list[Interval | None] = (
-            list(
-                cluster_bootstrap_intervals(
-                    values, scores.clusters, options.bootstrap_samples, options.seed
-                )
+    articles or more, over articles (every run's columns side by side take one resampling, as
+    each would alone: the draws depend on the seed only)."""
+    width = len(scores.specs)
+    values = np.hstack(scores.matrices) if scores.matrices else np.zeros((len(scores.qids), 0))
+    plain = bootstrap_intervals(values, options.bootstrap_samples, options.seed)
+    cluster: list[Interval | None] = (
+        list(
+            cluster_bootstrap_intervals(
+                values, scores.clusters, options.bootstrap_samples, options.seed
             )
-            if scores.several_articles
-            else [None] * len(scores.specs)
         )
-        for spec, p, c in zip(scores.specs, plain, cluster, strict=True):
+        if scores.several_articles
+        else [None] * values.shape[1]
+    )
+    summaries: list[MeasureSummary] = []
+    for r, name in enumerate(scores.names):
+        for j, spec in enumerate(scores.specs):
+            p, c = plain[r * width + j], cluster[r * width + j]
             summaries.append(
                 MeasureSummary(
                     run=name,
@@ -141,20 +145,16 @@ def pairs(count: int, which: str) -> list[tuple[int, int]]:
 
 def paired(scores: Scores, options: EvalOptions) -> list[PairedComparison]:
     """B - A for each pair of ``options.pairs``, measure by measure."""
-    comparisons: list[PairedComparison] = []
-    for a, b in pairs(len(scores.names), options.pairs):
-        comparisons += paired_comparisons(
-            [spec.name for spec in scores.specs],
-            scores.names[a],
-            scores.names[b],
-            scores.matrices[a],
-            scores.matrices[b],
-            samples=options.bootstrap_samples,
-            rounds=options.permutation_rounds,
-            seed=options.seed,
-            clusters=scores.clusters if scores.several_articles else None,
-        )
-    return comparisons
+    return compare_pairs(
+        [spec.name for spec in scores.specs],
+        scores.names,
+        scores.matrices,
+        pairs(len(scores.names), options.pairs),
+        samples=options.bootstrap_samples,
+        rounds=options.permutation_rounds,
+        seed=options.seed,
+        clusters=scores.clusters if scores.several_articles else None,
+    )
 
 
 def draws_articles(scores: Scores, options: EvalOptions) -> bool:
@@ -249,9 +249,10 @@ def curve(
 ) -> list[CurvePoint]:
     """Every run's mean recall at each cut-off."""
     cut = curve_specs(qrels, cutoffs, options)
+    scorer = Scorer(qrels, cut)
     points: list[CurvePoint] = []
     for name, run in runs.items():
-        recall = per_query(qrels, run, cut)
+        recall = scorer.values(run)
         for k, spec in zip(cutoffs, cut, strict=True):
             column = recall[spec.name]
             mean = sum(column.values()) / len(column) if column else 0.0
@@ -307,9 +308,10 @@ def judged(qrels: Qrels, runs: Mapping[str, Run]) -> list[JudgedShare]:
     """Every run's Judged@JUDGED_DEPTH (ir_measures): the mean over the qrels' queries of the
     share of its top k that has a judgement, grade 0 included (a query it left out counts 0)."""
     spec = parse_measures([f"Judged@{JUDGED_DEPTH}"], rel=None, gains="linear", grades=())[0]
+    scorer = Scorer(qrels, [spec])
     shares: list[JudgedShare] = []
     for name, run in runs.items():
-        column = per_query(qrels, run, [spec])[spec.name]
+        column = scorer.values(run)[spec.name]
         mean = sum(column.values()) / len(column) if column else 0.0
         shares.append(JudgedShare(run=name, measure=spec.name, mean=mean))
     return shares
@@ -374,8 +376,9 @@ def views(
             }
         gains: Gains = "exp" if view == "exp" else "linear"
         spec = parse_measures([VIEW_MEASURE], rel=None, gains=gains, grades=grades)[0]
+        scorer = Scorer(judged_as, [spec])
         for name, run in runs.items():
-            column = per_query(judged_as, run, [spec])[spec.name]
+            column = scorer.values(run)[spec.name]
             mean = sum(column.values()) / len(column) if column else 0.0
             rows.append(ViewScore(run=name, view=view, measure=VIEW_MEASURE, mean=mean))
     return rows

@@ -17,7 +17,7 @@ from ..patterns import EVAL_MEASURES
 from ..store.buildfolder import Qrels
 from . import analyses
 from .analyses import Scores
-from .measures import MeasureSpec, parse_measures, per_query, takes_rel
+from .measures import MeasureSpec, Scorer, parse_measures, takes_rel
 from .runs import Run
 from .statistics import POWER, power_factor, units_per_subset
 
@@ -99,7 +99,8 @@ def score_runs(
 ) -> tuple[dict[str, dict[str, dict[str, float]]], Scores]:
     """Every run's per-query values (run -> measure -> qid -> value) and the same as matrices."""
     qids = list(qrels)
-    values = {name: per_query(qrels, run, specs) for name, run in runs.items()}
+    scorer = Scorer(qrels, specs)
+    values = {name: scorer.values(run) for name, run in runs.items()}
     return values, Scores(
         names=list(runs),
         specs=specs,
