@@ -391,3 +391,53 @@ def test_the_reading_blocks_through_the_cli(
     assert "bm25  @1=" in out and " @5=" in out and "@10=" not in out.split("recall at k")[1]
     assert "scored on condensed lists (--unjudged condensed)" in out
     assert out.splitlines()[2 + 8].startswith("Judged@10 (share of the top 10 with a judgement")
+
+
+# --------------------------------------------------------------------------- one resampling
+
+
+def test_runs_and_pairs_resampled_together_get_the_figures_they_get_alone() -> None:
+    rng = np.random.default_rng(5)
+    qrels: Qrels = {f"a{q % 7}#q{q}": {f"a{q % 7}#t{q}": 2, f"a{q % 7}#o{q}": 1} for q in range(60)}
+    runs = {
+        name: ranked(
+            {qid: list(rng.permutation([*judged, "x", "y", "z"])) for qid, judged in qrels.items()}
+        )
+        for name in ("a", "b", "c")
+    }
+    articles = {qid: qid.split("#")[0] for qid in qrels}
+    together = report_of(qrels, runs, articles, options={"pairs": "all"})
+    for name in runs:
+        alone = report_of(qrels, {name: runs[name]}, articles)
+        mine = [s for s in together.summaries if s.run == name]
+        for got, expected in zip(mine, alone.summaries, strict=True):
+            assert (got.low, got.high, got.cluster_low) == pytest.approx(
+                (expected.low, expected.high, expected.cluster_low), abs=1e-12
+            )
+    for first, second in (("a", "b"), ("a", "c"), ("b", "c")):
+        alone = report_of(qrels, {first: runs[first], second: runs[second]}, articles)
+        mine = [c for c in together.comparisons if (c.run_a, c.run_b) == (first, second)]
+        for got, expected in zip(mine, alone.comparisons, strict=True):
+            assert got.measure == expected.measure
+            assert (got.diff, got.low, got.high, got.cluster_high) == pytest.approx(
+                (expected.diff, expected.low, expected.high, expected.cluster_high), abs=1e-12
+            )
+            assert (got.p_value, got.wins, got.losses) == (
+                expected.p_value,
+                expected.wins,
+                expected.losses,
+            )
+
+
+def test_eval_does_not_import_the_build_pipeline() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, qrelsmith.cli.evaluate, qrelsmith; "
+        "print('qrelsmith.run.build' in sys.modules, qrelsmith.build.__module__)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
+    assert out.split() == ["False", "qrelsmith.run.build"]
