@@ -48,6 +48,7 @@ def __getattr__(name: str) -> Any:
         return getattr(import_module(_API[name], __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = [
     "Article",
     "BuildResult",
