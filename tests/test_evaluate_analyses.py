@@ -74,7 +74,8 @@ def test_condensed_scores_equal_ir_measures_on_a_hand_filtered_run() -> None:
     report = report_of(
         JUDGED_QRELS,
         {"sys": run},
-        options={"measures": names, "rel": 1, "unjudged": "condensed"},
+        options={"measures": names, "rel": 1},
+        unjudged="condensed",
         per_query=True,
     )
     # removed by hand: x, y (q1) and z, w (q2), which the qrels do not judge; n0 stays
@@ -117,7 +118,7 @@ def test_pairs_all_compares_every_pair_in_listed_order() -> None:
     run = ranked({"q1": ["r1"], "q2": ["r2"]})
     runs = {"a": run, "b": run, "c": run}
     first = report_of(JUDGED_QRELS, runs, options={"measures": ["RR@10"]})
-    every = report_of(JUDGED_QRELS, runs, options={"measures": ["RR@10"], "pairs": "all"})
+    every = report_of(JUDGED_QRELS, runs, options={"measures": ["RR@10"]}, pairs="all")
     assert [(c.run_a, c.run_b) for c in first.comparisons] == [("a", "b"), ("a", "c")]
     assert [(c.run_a, c.run_b) for c in every.comparisons] == [("a", "b"), ("a", "c"), ("b", "c")]
 
@@ -242,7 +243,8 @@ def test_draw_query_widths_shrink_close_to_one_over_root_n() -> None:
         qrels,
         {"sys": run},
         articles,
-        options={"measures": ["RR@10"], "draw": "query", "subsets": 300},
+        options={"measures": ["RR@10"], "subsets": 300},
+        draw="query",
         sizes=[25, 100, 400],
     )
     assert report.settings["stability"]["draw"] == "query"  # type: ignore[index]
@@ -274,9 +276,7 @@ def test_a_size_whole_articles_cannot_draw_is_left_out_with_a_note() -> None:
         "left out (--draw query draws single queries)"
         for n in (2, 5)
     ]
-    by_query = report_of(
-        qrels, {"sys": run}, articles, options={"draw": "query"}, sizes=[2, 5, "all"]
-    )
+    by_query = report_of(qrels, {"sys": run}, articles, draw="query", sizes=[2, 5, "all"])
     assert sorted({row.n for row in by_query.stability}) == [2, 5, 9]
 
 
@@ -406,7 +406,7 @@ def test_runs_and_pairs_resampled_together_get_the_figures_they_get_alone() -> N
         for name in ("a", "b", "c")
     }
     articles = {qid: qid.split("#")[0] for qid in qrels}
-    together = report_of(qrels, runs, articles, options={"pairs": "all"})
+    together = report_of(qrels, runs, articles, pairs="all")
     for name in runs:
         alone = report_of(qrels, {name: runs[name]}, articles)
         mine = [s for s in together.summaries if s.run == name]

@@ -234,6 +234,13 @@ class EvalOptions(_Options):
     gains: Gains = Field(
         default=patterns.EVAL_GAINS, description="nDCG gain of grade g: g (linear) or 2^g-1 (exp)"
     )
+
+
+class EvalRequest(_Options):
+    """What one `qrelsmith eval` call computes beyond the scores (flags only): the options
+    model, then one field per analysis."""
+
+    options: EvalOptions = Field(default_factory=EvalOptions)
     unjudged: Literal["irrelevant", "condensed"] = Field(
         default="irrelevant",
         description="a retrieved document the qrels do not judge: irrelevant (trec_eval), or "
@@ -247,13 +254,6 @@ class EvalOptions(_Options):
         description="--sizes subsets drawn by whole articles or single queries (unset: by "
         "article when articles hold several queries)",
     )
-
-
-class EvalRequest(_Options):
-    """What one `qrelsmith eval` call computes beyond the scores (flags only): the options
-    model, then one field per analysis."""
-
-    options: EvalOptions = Field(default_factory=EvalOptions)
     per_query: bool = Field(default=False, description="keep every per-query value")
     sizes: list[int | Literal["all"]] = Field(
         default_factory=list, description="set sizes of the stability study"

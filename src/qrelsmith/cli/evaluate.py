@@ -143,8 +143,7 @@ def run_eval(args: argparse.Namespace) -> int:
 
     if args.runs.count("-") > 1:
         raise UsageError("only one run can come from stdin")
-    names = ("seed", "measures", "rel", "gains", "subsets", "unjudged", "pairs", "draw")
-    options = override(config_of(args).eval, args, names)
+    options = override(config_of(args).eval, args, ("seed", "measures", "rel", "gains", "subsets"))
     if args.k is not None and not args.curve:
         raise UsageError("--k gives the cut-offs of --curve: give --curve too")
     if args.draw is not None and not args.sizes:
@@ -187,6 +186,9 @@ def run_eval(args: argparse.Namespace) -> int:
     )
     request = EvalRequest(
         options=options,
+        unjudged=args.unjudged or "irrelevant",
+        pairs=args.pairs or "first",
+        draw=args.draw,
         per_query=args.per_query,
         sizes=args.sizes or [],
         need=args.need,
@@ -410,18 +412,18 @@ def _register_eval(subparsers: Any) -> None:
     )
     p.add_argument(
         "--unjudged",
-        choices=choices(EvalOptions, "unjudged"),
+        choices=choices(EvalRequest, "unjudged"),
         default=None,
         help="a retrieved document the qrels do not judge: irrelevant (trec_eval, TREC) or "
         "condensed (removed from the run before scoring, Sakai's condensed lists: does a "
-        f"conclusion survive without them?) (default: config, {EVAL.unjudged})",
+        "conclusion survive without them?) (default: irrelevant)",
     )
     p.add_argument(
         "--pairs",
-        choices=choices(EvalOptions, "pairs"),
+        choices=choices(EvalRequest, "pairs"),
         default=None,
         help="paired comparisons (and --need): each run with the first, or all pairs "
-        f"(default: config, {EVAL.pairs})",
+        "(default: first)",
     )
     _add_stability(p)
     _add_reading(p)

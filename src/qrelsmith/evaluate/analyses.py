@@ -143,13 +143,13 @@ def pairs(count: int, which: str) -> list[tuple[int, int]]:
     return [(0, b) for b in range(1, count)]
 
 
-def paired(scores: Scores, options: EvalOptions) -> list[PairedComparison]:
-    """B - A for each pair of ``options.pairs``, measure by measure."""
+def paired(scores: Scores, which: str, options: EvalOptions) -> list[PairedComparison]:
+    """B - A for each pair of ``pairs(which)``, measure by measure."""
     return compare_pairs(
         [spec.name for spec in scores.specs],
         scores.names,
         scores.matrices,
-        pairs(len(scores.names), options.pairs),
+        pairs(len(scores.names), which),
         samples=options.bootstrap_samples,
         rounds=options.permutation_rounds,
         seed=options.seed,
@@ -157,23 +157,26 @@ def paired(scores: Scores, options: EvalOptions) -> list[PairedComparison]:
     )
 
 
-def draws_articles(scores: Scores, options: EvalOptions) -> bool:
-    """Whether `--sizes` subsets are drawn as whole articles: as ``options.draw`` says, by
-    default when articles hold several queries (a query drawn alone from its article's
+def draws_articles(scores: Scores, draw: str | None) -> bool:
+    """Whether `--sizes` subsets are drawn as whole articles: as ``draw`` says, by default
+    (None) when articles hold several queries (a query drawn alone from its article's
     siblings would understate the spread)."""
-    if options.draw is None:
+    if draw is None:
         return scores.articles_hold_several
-    return options.draw == "article" and scores.articles_hold_several
+    return draw == "article" and scores.articles_hold_several
 
 
-def stability(scores: Scores, sizes: Sequence[int], options: EvalOptions) -> list[StabilityRow]:
+def stability(
+    scores: Scores, sizes: Sequence[int], by_article: bool, options: EvalOptions
+) -> list[StabilityRow]:
     """The stability study: for each size, run and measure, how the mean moves over subsets
-    (and, for each run after the first, how often its difference to the first flips)."""
+    drawn as whole articles or as single queries (and, for each run after the first, how
+    often its difference to the first flips)."""
     matrices = scores.matrices
     values = np.hstack(matrices)
     diffs = np.hstack([m - matrices[0] for m in matrices[1:]]) if len(matrices) > 1 else None
     width = len(scores.specs)
-    clusters = scores.clusters if draws_articles(scores, options) else None
+    clusters = scores.clusters if by_article else None
     rows: list[StabilityRow] = []
     for size in sizes:
         found = stability_by_size(
@@ -208,13 +211,13 @@ def stability(scores: Scores, sizes: Sequence[int], options: EvalOptions) -> lis
     return rows
 
 
-def needed(scores: Scores, delta: float, options: EvalOptions) -> list[QueriesNeeded]:
-    """`--need DELTA` for each pair of ``options.pairs``, measure by measure; when articles
+def needed(scores: Scores, delta: float, which: str) -> list[QueriesNeeded]:
+    """`--need DELTA` for each pair of ``pairs(which)``, measure by measure; when articles
     hold several queries (and there are two or more), by article too."""
     clusters = scores.clusters if scores.several_articles and scores.articles_hold_several else None
     matrices = scores.matrices
     rows: list[QueriesNeeded] = []
-    for a, r in pairs(len(scores.names), options.pairs):
+    for a, r in pairs(len(scores.names), which):
         figures = queries_needed(matrices[r] - matrices[a], delta, clusters)
         effect = figures.design_effect
         by_cluster, detectable = figures.needed_by_cluster, figures.detectable_by_cluster

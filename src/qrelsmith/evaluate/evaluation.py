@@ -162,7 +162,7 @@ def evaluate_runs(data: EvalInput, request: EvalRequest) -> EvalReport:
     specs = measure_specs(data.qrels, options)
     shares = analyses.judged(data.qrels, data.runs)
     runs = (
-        analyses.condensed(data.qrels, data.runs) if options.unjudged == "condensed" else data.runs
+        analyses.condensed(data.qrels, data.runs) if request.unjudged == "condensed" else data.runs
     )
     values, scores = score_runs(data.qrels, runs, specs, data.articles)
     qids = scores.qids
@@ -177,7 +177,7 @@ def evaluate_runs(data: EvalInput, request: EvalRequest) -> EvalReport:
     for name, run in data.runs.items():
         warnings += run_warnings(name, data.qrels, run, data.doc_ids)
     warnings += rel_warnings(data.qrels, options)
-    compared = analyses.pairs(len(scores.names), options.pairs)
+    compared = analyses.pairs(len(scores.names), request.pairs)
     warnings += analyses.judged_gaps(shares, compared)
     settings: dict[str, object] = {
         "seed": options.seed,
@@ -185,15 +185,15 @@ def evaluate_runs(data: EvalInput, request: EvalRequest) -> EvalReport:
         "permutation_rounds": options.permutation_rounds,
         "rel": options.rel,
         "gains": options.gains,
-        "unjudged": options.unjudged,
-        "pairs": options.pairs,
+        "unjudged": request.unjudged,
+        "pairs": request.pairs,
         **({"subset": data.subset} if data.subset else {}),
     }
     summaries = analyses.intervals(scores, options)
-    comparisons = analyses.paired(scores, options)
+    comparisons = analyses.paired(scores, request.pairs, options)
     stability = []
     if request.sizes and qids:
-        by_article = analyses.draws_articles(scores, options)
+        by_article = analyses.draws_articles(scores, request.draw)
         studied, above, whole = study_sizes(scores, request.sizes, by_article)
         warnings += [f"--sizes {n}: more than the {len(qids)} queries, left out" for n in above]
         warnings += [
@@ -201,10 +201,10 @@ def evaluate_runs(data: EvalInput, request: EvalRequest) -> EvalReport:
             "articles, the whole set: left out (--draw query draws single queries)"
             for n in whole
         ]
-        stability = analyses.stability(scores, studied, options)
+        stability = analyses.stability(scores, studied, by_article, options)
         settings["stability"] = {
             "draw": "article" if by_article else "query",
-            "draw_asked": options.draw,
+            "draw_asked": request.draw,
             "sizes": studied,
             "left_out": above,
             **({"whole_set": whole} if whole else {}),
@@ -215,7 +215,7 @@ def evaluate_runs(data: EvalInput, request: EvalRequest) -> EvalReport:
     needed = []
     if request.need is not None:
         if qids:
-            needed = analyses.needed(scores, request.need, options)
+            needed = analyses.needed(scores, request.need, request.pairs)
         settings["need"] = {"delta": request.need, "power": POWER, "z_sum": power_factor()}
     curve = analyses.curve(data.qrels, runs, request.curve, options) if request.curve else []
     grouped = []
