@@ -92,11 +92,11 @@ def format_stability(report: EvalReport) -> str:
         return ""
     several = report.articles < report.queries
     if study["draw"] == "article":
-        asked = "--draw article" if study.get("draw_asked") else "the default here"
+        # the default says which draw it took as it always has; an asked draw says so
+        asked = "; --draw article" if study.get("draw_asked") else ""
         how = (
             f"whole articles ({report.articles} articles hold the {report.queries} queries; "
-            f"n queries = round(n x {report.articles}/{report.queries}) articles; {asked}, "
-            "--draw query draws single queries)"
+            f"n queries = round(n x {report.articles}/{report.queries}) articles{asked})"
         )
     elif several:
         how = (
