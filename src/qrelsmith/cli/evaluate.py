@@ -378,13 +378,17 @@ def _register_eval(subparsers: Any) -> None:
         description="Score TREC runs against DIR/qrels.trec with ir_measures (and Ragas' "
         "context precision CP@k). Queries of the qrels missing from a run count "
         "as 0 (trec_eval -c). Intervals: 95% bootstrap over queries and over "
-        "articles. With two or more runs, each is compared with the first: mean "
-        "difference, its interval, a sign-flip permutation p-value, win/tie/loss.",
+        "articles. With two or more runs, each is compared with the first (--pairs all: "
+        "every pair): mean difference, its interval, a sign-flip permutation p-value, "
+        "win/tie/loss. Every run's Judged@10 (the share of its top 10 that the qrels judge) "
+        "is printed under the scores.",
         epilog="example:\n  qrelsmith eval out/ runs/bm25.trec runs/tfidf.trec "
         "--measures nDCG@10 RR@10 R@100 CP@5 --gains exp\n"
         "  qrelsmith eval out/ runs/bm25.trec --rel 1 --per-query --json > scores.json\n"
         "  qrelsmith eval out/ runs/bm25.trec runs/tfidf.trec --sizes 20,50,200,all "
-        "--need 0.01 --curve",
+        "--need 0.01 --curve\n"
+        "  qrelsmith eval out/ runs/*.trec --pairs all --ranks --views strict,graded,exp "
+        "--unjudged condensed",
     )
     p.add_argument(
         "dir", metavar="DIR", help="build folder (qrels.trec; corpus.jsonl to check ids)"
