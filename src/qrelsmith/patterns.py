@@ -425,21 +425,12 @@ MATCH_CONFIDENCE: dict[str, float] = {
 #: runner-up among all the sections), a weak heading candidate (ORDER_THRESHOLD or more,
 #: CONTENT_AHEAD_MARGIN ahead of every other section's heading) when content ranks it first
 #: by CONTENT_WEAK_RATIO. Chosen on the dev set (benchmarks/README.md): the lowest ratios
-#: that cost no precision there nor on the sample site.
+#: that cost no precision there nor on the sample site. Either way the chosen section must
+#: hold the row's answer and its rivals must not (issue 28). A row with no heading candidate
+#: is left open: outside the dev set content chose 7 of 12 such rows wrongly.
 CONTENT_TIE_RATIO = 1.5
 CONTENT_WEAK_RATIO = 1.5
 CONTENT_AHEAD_MARGIN = AMBIGUITY_MARGIN
-#: ... and a row with no heading candidate at all: content's first section (among all the
-#: article's) when it lies between the row's fixed neighbours, at most
-#: CONTENT_ORDER_MAX_SECTIONS sections, and is CONTENT_ORDER_RATIO ahead of every other section
-#: between them; or anywhere when CONTENT_ALONE_RATIO ahead of every other section (on the dev
-#: set the right ones were 34x ahead or alone, the first wrong one 3.6x: 10 sits between them
-#: with room on both sides). The bracket is wider than the order rule's ORDER_MAX_SECTIONS: here
-#: the text chooses and the order only confirms; on the dev set widths 8, 12, 20 and unlimited
-#: added no wrong row, and 8 keeps the confirmation narrow (3: 1,253 right, 5: 1,258, 8: 1,265).
-CONTENT_ORDER_RATIO = 1.5
-CONTENT_ORDER_MAX_SECTIONS = 8
-CONTENT_ALONE_RATIO = 10.0
 
 #: The optional semantic fallback (semantic.py, ``[build] semantic``): rows left with these
 #: reasons are tried; vague link text and fragments name nothing, out-of-order rows were

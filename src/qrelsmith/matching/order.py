@@ -5,11 +5,12 @@ heading, no tie) fix positions; when most of them follow the page (``patterns.OR
 each other row is read against the two fixed rows around it, its ``Bracket``: that settles ties
 between repeated headings, takes a weaker candidate that sits where its neighbours say it should,
 and rejects a fuzzy match the order contradicts (``in_order``). The rows the headings still leave
-open go to the content rule (content_rule.py).
+open between candidates go to the content rule (content_rule.py).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -64,8 +65,17 @@ def match_rows(
             continue
         if not row_cells or any(c.startswith(EXCLUDED_MARK) for c in result.candidates):
             continue
+        if result.reason == "unmatched" and not decided.weak:
+            continue  # no heading candidate: content never decides alone
         text = text if text is not None else content()
-        settled = by_content(index, decided, result, found.get(i), text.rank(row_cells))
+        settled = by_content(
+            index,
+            decided,
+            result,
+            found.get(i),
+            text.rank(row_cells),
+            functools.partial(text.held, texts=row_cells),
+        )
         if settled is not None:
             results[i] = settled
     return results
