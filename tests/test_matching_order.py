@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from matching_helpers import index_of, page, rows
-from qrelsmith import match_table
+from qrelsmith import match_table, parse_article
 from qrelsmith.matching import HeadingIndex
 from qrelsmith.matching.order import brackets, in_order, longest_ordered
 from qrelsmith.matching.rules import Outcome
 from qrelsmith.models import Match
+
+FIXTURES = Path(__file__).parent / "fixtures" / "labels"
 
 
 def test_order_settles_a_repeated_h3() -> None:
@@ -120,3 +124,57 @@ def test_in_order_takes_a_weak_candidate_only_between_close_neighbours() -> None
     assert in_order(index, weak, (1, None), margin=0.05).section_ids == []  # one side open
     assert in_order(index, weak, (0, 6), margin=0.05).section_ids == []  # too far apart
     assert in_order(index, weak, (3, 5), margin=0.05).section_ids == []  # not in between
+
+
+def test_a_heading_repeated_k_times_and_named_k_times_maps_occurrence_by_occurrence() -> None:
+    # a troubleshooting page repeats "概要" and "考えられる原因" under each case; its table
+    # lists them in page order, with no other row to fix a position
+    source = FIXTURES / "sync-troubleshooting.html"
+    article = parse_article(source.read_bytes(), path="ja/sync.html")
+    assert article.table is not None
+    table = [(row.reference, (), ()) for row in article.table.rows]
+    matches = match_table(table, article)
+    assert [m.section_ids for m in matches] == [
+        [article.sections[number // 2].id] for number in range(6)
+    ]
+    assert {m.rule for m in matches} == {"order"}
+    assert all(m.confidence <= 0.7 for m in matches)
+    # named fewer times than it repeats: which is meant is unknown, the rows stay open
+    assert [m.reason for m in match_table(table[:2] + table[4:], article)] == ["ambiguous"] * 4
+
+
+def test_a_repeated_h2_named_as_often_as_it_repeats_maps_in_table_order() -> None:
+    article = page("Windows", "- Instalar", "macOS", "- Instalar", "Linux", "- Instalar")
+    ids = [s.id for s in article.sections]
+    three = match_table([("Instalar", (), ())] * 3, article)
+    assert [m.section_ids for m in three] == [[i] for i in ids]
+    versioned = page("Uso", "Configurar", "Uso", "Configurar")
+    first, second = match_table([("Configurar", (), ()), ("Configurar", (), ())], versioned)
+    assert (first.section_ids, second.section_ids) == (
+        [versioned.sections[1].id],
+        [versioned.sections[3].id],
+    )
+    assert first.flags == second.flags == ["duplicate-heading"]
+    # once: the first occurrence, as before
+    (once,) = match_table([("Configurar", (), ())], versioned)
+    assert (once.rule, once.section_ids) == ("exact", [versioned.sections[1].id])
+
+
+def test_an_occurrence_outside_its_row_s_neighbours_is_not_taken() -> None:
+    # a versioned page repeats its H3s in a later copy; the table names "Instalar" twice
+    # between two fixed rows that both lie before the copy: both rows mean the first
+    article = page("Inicio", "Uso", "- Instalar", "Fin", "Uso v2", "- Instalar")
+    table = [(text, (), ()) for text in ("Inicio", "Instalar", "Instalar", "Fin")]
+    matches = match_table(table, article)
+    assert [m.section_ids for m in matches[1:3]] == [[article.sections[1].id]] * 2
+
+
+def test_rows_that_only_resemble_a_repeated_heading_are_not_mapped_by_occurrence() -> None:
+    article = page("Windows", "- Configurar el proxy", "Linux", "- Configurar el proxy")
+    table = [("configurar proxy", (), ())] * 2
+    assert [m.reason for m in match_table(table, article)] == ["ambiguous"] * 2
+    named = [("Configurar el proxy", (), ())] * 2
+    assert [m.section_ids for m in match_table(named, article)] == [
+        [article.sections[0].id],
+        [article.sections[1].id],
+    ]

@@ -18,6 +18,7 @@ from .. import patterns
 from ..config import BuildOptions
 from ..content import SectionText
 from ..models import Match
+from ..text import heading_key
 from .content_rule import by_content
 from .forms import Bracket, Target
 from .rules import EXCLUDED_MARK, Outcome, accept, outcome
@@ -49,6 +50,7 @@ def match_rows(
     """
     outcomes = [outcome(index, text, anchors, options, True) for text, anchors in rows]
     found = brackets(outcomes)
+    outcomes = by_occurrence(outcomes, [heading_key(text) for text, _ in rows], found)
     results: list[Match] = []
     for i, decided in enumerate(outcomes):
         bracket = found.get(i)
@@ -79,6 +81,44 @@ def match_rows(
         if settled is not None:
             results[i] = settled
     return results
+
+
+def by_occurrence(
+    outcomes: list[Outcome], keys: Sequence[str], found: dict[int, Bracket]
+) -> list[Outcome]:
+    """A heading repeated in k sections and named by k rows of the table (their references'
+    ``keys`` equal to it) maps occurrence by occurrence, in table order (rule ``order``): a
+    troubleshooting page repeats "概要" and "考えられる原因" under each case, and its table
+    lists them in page order. Another count (a heading named fewer or more times than it
+    repeats), rows that only resemble it, or an occurrence outside its row's bracket (the
+    fixed rows around it, ``found``: a versioned page's later copy) say nothing of which is
+    meant: the first is kept (a repeated H2), or the row stays a tie for its neighbours
+    (``in_order``)."""
+    groups: dict[tuple[str, tuple[str, ...]], list[int]] = {}  # (heading, its sections)
+    for number, decided in enumerate(outcomes):
+        named = {t.key for t in decided.tied}
+        if named == {keys[number]}:
+            sections = tuple(dict.fromkeys(t.target_id for t in decided.tied))
+            if len(sections) > 1:
+                groups.setdefault((decided.tied[0].key, sections), []).append(number)
+    out = list(outcomes)
+    for (_, sections), numbers in groups.items():
+        if len(numbers) != len(sections):
+            continue
+        chosen = [
+            next(t for t in outcomes[number].tied if t.target_id == section_id)
+            for number, section_id in zip(numbers, sections, strict=True)
+        ]
+        if not all(
+            t.within(*found.get(number, (None, None)))
+            for number, t in zip(numbers, chosen, strict=True)
+        ):
+            continue
+        for number, target in zip(numbers, chosen, strict=True):
+            match = outcomes[number].match
+            confidence = min(patterns.MATCH_CONFIDENCE["order_max"], match.confidence or 1.0)
+            out[number] = Outcome(accept(target, "order", confidence, list(match.flags)))
+    return out
 
 
 def brackets(outcomes: Sequence[Outcome]) -> dict[int, Bracket]:
