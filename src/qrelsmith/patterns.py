@@ -386,6 +386,14 @@ UNSEEN_WEIGHT = 0.5
 #: reference that shares only its generic words with a heading is not a match.
 MIN_RECALL = 0.5
 
+#: The item that matters (matching/index.py ``names_item``): a fuzzy candidate that shares
+#: only light units and the page's topic with a reference, while each holds a specific unit
+#: the other lacks, is no candidate. A topic unit is one at least TOPIC_SHARE of the
+#: article's sections hold in their text, on an article of at least TOPIC_MIN_SECTIONS
+#: sections (fewer say nothing of a topic). Tuned by cross-validation (docs/label-quality.md).
+TOPIC_SHARE = 0.5
+TOPIC_MIN_SECTIONS = 5
+
 #: Order: a quick-reference table or link list follows the page's order almost always. Rows of
 #: one table are decided together by a monotone alignment over heading positions. A row with no
 #: match of its own takes a candidate scoring at least ORDER_THRESHOLD when it is the only one

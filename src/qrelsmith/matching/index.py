@@ -25,7 +25,7 @@ from ..config import BuildOptions, build_options
 from ..content import SectionText
 from ..layout import section_number
 from ..models import Article, Match
-from ..text import is_light_unit
+from ..text import is_light_unit, units
 from . import order, rules
 from .forms import Form, Target
 
@@ -44,8 +44,13 @@ class HeadingIndex:
     """The headings of one article (H2 and nested ones), keyed for comparison."""
 
     def __init__(
-        self, sections: Iterable[SectionHeadings], anchors: Mapping[str, str] | None = None
+        self,
+        sections: Iterable[SectionHeadings],
+        anchors: Mapping[str, str] | None = None,
+        texts: Sequence[str] = (),
     ):
+        #: the corpus sections' text, read only to tell the page's topic words (``frequent``)
+        self.texts = texts
         self.targets: list[Target] = []
         self.forms: list[Form] = []
         position = 0  # a heading's place in the page, headings of no text counted
@@ -88,7 +93,11 @@ class HeadingIndex:
         for section in article.sections:
             for anchor in section.anchors:
                 anchors.setdefault(anchor, section.id)
-        return cls((headings for _, headings in numbered), anchors)
+        return cls(
+            (headings for _, headings in numbered),
+            anchors,
+            [section.text for section in article.sections],
+        )
 
     # ----------------------------------------------------------------- lookups
 
@@ -125,13 +134,9 @@ class HeadingIndex:
     @cached_property
     def _weights(self) -> dict[str, float]:
         """Each heading unit's weight: its rarity among the headings, light units less."""
-        document_frequency: dict[str, int] = {}
-        for form in self.forms:
-            for unit in form.units:
-                document_frequency[unit] = document_frequency.get(unit, 0) + 1
         return {
             u: self._idf(n) * (patterns.LIGHT_WEIGHT if is_light_unit(u) else 1.0)
-            for u, n in document_frequency.items()
+            for u, n in self._heading_frequency.items()
         }
 
     @cached_property
@@ -151,6 +156,59 @@ class HeadingIndex:
     def _weight_of(self, group: Iterable[str]) -> float:
         weights = self._weights
         return sum(weights[u] if u in weights else self._unit_weight(u) for u in group)
+
+    @cached_property
+    def _heading_frequency(self) -> dict[str, int]:
+        """How many headings hold each unit."""
+        found: dict[str, int] = {}
+        for form in self.forms:
+            for unit in form.units:
+                found[unit] = found.get(unit, 0) + 1
+        return found
+
+    @cached_property
+    def _topic(self) -> frozenset[str]:
+        """The page's topic units: held by at least ``patterns.TOPIC_SHARE`` of its sections'
+        text ("エラー" on a page of Excel errors, "rate" and "limit" on one of rate limits).
+        Read on first need: only a fuzzy candidate whose every shared unit is plain asks."""
+        if len(self.texts) < patterns.TOPIC_MIN_SECTIONS:
+            return frozenset()
+        held: dict[str, int] = {}
+        for text in self.texts:
+            for unit in set(units(text)):
+                held[unit] = held.get(unit, 0) + 1
+        least = patterns.TOPIC_SHARE * len(self.texts)
+        return frozenset(unit for unit, n in held.items() if n >= least)
+
+    def telling(self, unit: str) -> bool:
+        """A shared unit that singles a heading out: not light, not the page's topic."""
+        return not is_light_unit(unit) and unit not in self._topic
+
+    def _specific(self, unit: str, form: Form) -> bool:
+        """A unit that names an item: marked by its form (identifier, number, symbol), or a
+        rare Latin word (in at most one heading, and not the page's topic)."""
+        if unit in form.marked:
+            return True
+        return (
+            unit in form.words
+            and not is_light_unit(unit)
+            and self._heading_frequency.get(unit, 0) <= 1
+            and unit not in self._topic
+        )
+
+    def names_item(self, reference: Form, position: int) -> bool:
+        """False when a reference and a heading share only generic or topic units and each
+        holds a specific unit the other lacks ("#VALUE! エラー" / "#N/A エラーの意味",
+        "WebSocket rate limiting" / "Rate limit headers"): they name different items."""
+        heading = self.forms[position]
+        shared = reference.units & heading.units
+        if shared & (reference.marked | heading.marked):
+            return True  # an identifier, a number or a symbol-bearing word in common
+        own = [u for u in reference.units - shared if self._specific(u, reference)]
+        theirs = [u for u in heading.units - shared if self._specific(u, heading)]
+        if not own or not theirs:
+            return True
+        return any(self.telling(unit) for unit in shared)
 
     def similarity(self, reference: Form, position: int) -> tuple[float, float]:
         """(similarity 0-1, recall) of a reference and one heading."""
