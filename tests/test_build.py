@@ -115,17 +115,18 @@ def test_config_overrides_defaults(tmp_path: Path) -> None:
     assert main(["build", str(site), "--out", str(out), "-c", str(config), "-q"]) == 0
     report = json.loads((out / "report.json").read_text())
     assert report["counts"]["excluded_sections"] == 0
-    # "Using it" no longer fuzzy-matches at 0.99; its cells ("How to use a?") settle it
+    # "Using it" no longer fuzzy-matches at 0.99, and its cells ("How to use a?",
+    # "Carefully") hold no answer content could place in its weak candidate: rejected
     golden = [json.loads(line) for line in (out / "golden.jsonl").read_text().splitlines()]
-    assert [(g["match"], g["relevant"]) for g in golden][1] == ("content", {"a.html#1": 2})
-    assert report["counts"]["rejected"] == 0
+    assert [(g["match"], g["relevant"]) for g in golden] == [("exact", {"a.html#0": 2})]
+    assert [r["reference"] for r in report["rejected"]] == ["Using it"]
     assert report["manifest"]["config"]["build"]["fuzzy_threshold"] == 0.99
 
 
 def test_interrupted_write_leaves_no_partial_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from qrelsmith import files
+    from qrelsmith.store import files
 
     site = write_site(tmp_path / "site", ["a.html"])
     out = tmp_path / "out"
@@ -187,7 +188,7 @@ def test_a_full_disk_leaves_the_last_build_as_it_was(
     # renamed into place); 3000: a write in the middle of corpus.jsonl fails.
     import os
 
-    from qrelsmith import files
+    from qrelsmith.store import files
 
     site = write_site(tmp_path / "site", ["a.html", "b.html"])
     out = tmp_path / "out"

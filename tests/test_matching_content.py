@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 from matching_helpers import index_of, page_with
 from qrelsmith import match_reference, match_table
-from qrelsmith.content import Ranked, SectionText
-from qrelsmith.matching import HeadingIndex
-from qrelsmith.matching.content_rule import by_content, content_confidence
-from qrelsmith.matching.rules import Outcome
+from qrelsmith.labelling.content import Ranked, SectionText
+from qrelsmith.labelling.matching import HeadingIndex
+from qrelsmith.labelling.matching.content_rule import by_content, content_confidence
+from qrelsmith.labelling.matching.rules import Outcome
 from qrelsmith.models import Match
 
 VOLUMES = page_with(

@@ -10,9 +10,9 @@ import pytest
 
 from matching_helpers import page_with
 from qrelsmith import match_table, parse_article
-from qrelsmith.article import article_queries
 from qrelsmith.cli import main
-from qrelsmith.matching.elsewhere import says_elsewhere
+from qrelsmith.labelling.matching.elsewhere import says_elsewhere
+from qrelsmith.page.article import article_queries
 
 FIXTURES = Path(__file__).parent / "fixtures" / "labels"
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from matching_helpers import index_of
 from qrelsmith import match_reference, match_table, parse_article
 from qrelsmith.config import BuildOptions
-from qrelsmith.matching import Form, HeadingIndex, SectionHeadings, Target
-from qrelsmith.matching.rules import (
+from qrelsmith.labelling.matching import Form, HeadingIndex, SectionHeadings, Target
+from qrelsmith.labelling.matching.rules import (
     EXCLUDED_MARK,
     RULES,
     accept,

@@ -1,0 +1,112 @@
+"""Section text as evidence: BM25 of a row's cells against an article's sections.
+
+The matcher reads headings; a quick-reference row's other cells (the query, the answer the
+author wrote) usually restate what the named section says. ``SectionText`` scores a text
+against every corpus section of one article, in the matcher's own comparison units
+(``text.units``: Latin light stems, CJK and Hangul bigrams, stop words dropped), with BM25
+(Lucene's idf, ``patterns.BM25_K1`` / ``BM25_B``). It is built lazily, only for an article
+whose table has a row the headings leave open, and it is pure: sections in, scores out.
+``held`` says which of a row's cells a section holds as evidence would find them
+(``evidence.ArticleText.holds_answer``): content decides between heading candidates only when
+the chosen one holds a cell of the row that its rivals do not.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .. import patterns
+from ..models import Article, Section
+from ..text import is_light_unit, units
+from .evidence import ArticleText
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A text's scores against the sections, best first: (section id, score) pairs."""
+
+    scores: tuple[tuple[str, float], ...]
+
+    @property
+    def top(self) -> str | None:
+        """The best section, or None when nothing scored."""
+        return self.scores[0][0] if self.scores and self.scores[0][1] > 0 else None
+
+    def ratio(self) -> float:
+        """How far the best is ahead of the runner-up (best / second; inf with one scorer)."""
+        if not self.scores or self.scores[0][1] <= 0:
+            return 0.0
+        if len(self.scores) < 2 or self.scores[1][1] <= 0:
+            return math.inf
+        return self.scores[0][1] / self.scores[1][1]
+
+    def score_of(self, section_id: str) -> float:
+        return next((s for sid, s in self.scores if sid == section_id), 0.0)
+
+
+class SectionText:
+    """BM25 over one article's sections (id, text), in the matcher's units."""
+
+    def __init__(self, sections: Iterable[tuple[str, str]]):
+        self.ids: list[str] = []
+        self._counts: list[Counter[str]] = []
+        lengths: list[int] = []
+        frequency: Counter[str] = Counter()
+        self._texts: dict[str, str] = {}
+        for section_id, text in sections:
+            found = Counter(units(text))
+            self._texts[section_id] = text
+            self.ids.append(section_id)
+            self._counts.append(found)
+            lengths.append(sum(found.values()))
+            frequency.update(found.keys())
+        self._lengths = lengths
+        self._average = (sum(lengths) / len(lengths)) if lengths else 0.0
+        count = len(self.ids)
+        self._idf = {
+            unit: math.log(1 + (count - n + 0.5) / (n + 0.5)) for unit, n in frequency.items()
+        }
+        self._read: tuple[ArticleText, dict[str, Section]] | None = None
+
+    @classmethod
+    def from_article(cls, article: Article) -> SectionText:
+        """The article's corpus sections (excluded ones have no text to offer)."""
+        return cls((section.id, section.text) for section in article.sections)
+
+    def held(self, section_id: str, texts: Sequence[str]) -> frozenset[int]:
+        """Which of ``texts`` (a row's cells, by number) the section holds as evidence would
+        find them: whole, as a window of its sentences, or every value of a checkable answer."""
+        if section_id not in self._texts:
+            return frozenset()
+        if self._read is None:  # made on first use: most tables ask nothing of the text
+            sections = {
+                sid: Section.model_construct(id=sid, article_id="", index=n, heading="", text=t)
+                for n, (sid, t) in enumerate(self._texts.items())
+            }
+            self._read = (ArticleText(list(sections.values())), sections)
+        read, sections = self._read
+        section = sections[section_id]
+        return frozenset(n for n, cell in enumerate(texts) if read.holds_answer(cell, section))
+
+    def rank(self, texts: Sequence[str]) -> Ranked:
+        """Every section's BM25 score for the units of ``texts`` together, best first (the
+        earlier section on a tie). Light units (particles, generic words) weigh
+        ``patterns.LIGHT_WEIGHT``; a unit no section holds adds nothing."""
+        query = Counter(u for text in texts for u in units(text))
+        k1, b = patterns.BM25_K1, patterns.BM25_B
+        scored: list[tuple[str, float]] = []
+        for number, counts in enumerate(self._counts):
+            norm = k1 * (1 - b + b * self._lengths[number] / self._average) if self._average else k1
+            total = 0.0
+            for unit, times in query.items():
+                tf = counts.get(unit)
+                if not tf:
+                    continue
+                weight = self._idf[unit] * (patterns.LIGHT_WEIGHT if is_light_unit(unit) else 1.0)
+                total += times * weight * tf * (k1 + 1) / (tf + norm)
+            scored.append((self.ids[number], total))
+        order = sorted(range(len(scored)), key=lambda n: (-scored[n][1], n))
+        return Ranked(tuple(scored[n] for n in order))

@@ -1,0 +1,250 @@
+"""The headings of one article, keyed for comparison: ``HeadingIndex``.
+
+One way to build it: ``HeadingIndex(sections, anchors)`` from each section's headings in page
+order (``SectionHeadings``: its own heading first, then its subheadings). ``from_article`` gives
+an article's sections, subheadings, anchors and excluded sections; the table recogniser
+(article.py) and check (evaluate/check.py) give the headings they have. The index holds the
+lookups the rules ask (by key, by stripped key, by anchor, a section's H2, the sections between
+two positions) and the unit weights behind ``similarity``; the rules themselves are in
+rules.py, a table's order in order.py. ``match`` and ``match_rows`` are the index's two entry
+points into them (so this module imports them; they take the index as their first argument and
+import this module for type hints only).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from rapidfuzz import fuzz
+
+from ... import patterns
+from ...config import BuildOptions, build_options
+from ...models import Article, Match
+from ...store.layout import section_number
+from ...text import is_light_unit, units
+from ..content import SectionText
+from . import order, rules
+from .forms import Form, Target
+
+
+@dataclass(frozen=True, slots=True)
+class SectionHeadings:
+    """One section's headings in page order: its own heading first, then its subheadings.
+    ``excluded`` marks a section the corpus leaves out (FAQ, summary ...)."""
+
+    section_id: str
+    headings: Sequence[str]
+    excluded: bool = False
+
+
+class HeadingIndex:
+    """The headings of one article (H2 and nested ones), keyed for comparison."""
+
+    def __init__(
+        self,
+        sections: Iterable[SectionHeadings],
+        anchors: Mapping[str, str] | None = None,
+        texts: Sequence[str] = (),
+    ):
+        #: the corpus sections' text, read only to tell the page's topic words (``frequent``)
+        self.texts = texts
+        self.targets: list[Target] = []
+        self.forms: list[Form] = []
+        position = 0  # a heading's place in the page, headings of no text counted
+        for section in sections:
+            for number, heading in enumerate(section.headings):
+                form = Form(heading)
+                if form.key:
+                    self.forms.append(form)
+                    self.targets.append(
+                        Target(
+                            section.section_id,
+                            heading,
+                            form.key,
+                            section.excluded,
+                            top=number == 0,
+                            position=position,
+                        )
+                    )
+                position += 1
+        self.anchors = dict(anchors or {})
+        top_key = {t.target_id: t.key for t in self.targets if t.top}
+        self.section_keys = [top_key.get(t.target_id, t.target_id) for t in self.targets]
+        self._count = len(self.targets)
+        self.by_key: dict[str, list[int]] = {}
+        for i, f in enumerate(self.forms):
+            self.by_key.setdefault(f.key, []).append(i)
+
+    @classmethod
+    def from_article(cls, article: Article) -> HeadingIndex:
+        """Index the corpus sections, their subheadings, their anchors and the excluded ones."""
+        numbered = [
+            (s.index, SectionHeadings(s.id, (s.heading, *s.subheadings))) for s in article.sections
+        ]
+        numbered += [
+            (int(section_number(x.id)), SectionHeadings(x.id, (x.heading,), excluded=True))
+            for x in article.excluded
+        ]
+        numbered.sort(key=lambda item: item[0])
+        anchors: dict[str, str] = {}
+        for section in article.sections:
+            for anchor in section.anchors:
+                anchors.setdefault(anchor, section.id)
+        return cls(
+            (headings for _, headings in numbered),
+            anchors,
+            [section.text for section in article.sections],
+        )
+
+    # ----------------------------------------------------------------- lookups
+
+    @cached_property
+    def by_stripped(self) -> dict[str | tuple[str, ...], list[int]]:
+        """Headings by their stripped key and by their tokens (exact once brackets, prefixes
+        and punctuation are set aside)."""
+        found: dict[str | tuple[str, ...], list[int]] = {}
+        for i, f in enumerate(self.forms):
+            found.setdefault(f.stripped, []).append(i)
+            found.setdefault(f.tokens, []).append(i)
+        return found
+
+    def section_target(self, section_id: str) -> Target | None:
+        """The H2 heading of a section (its first target)."""
+        return next((t for t in self.targets if t.target_id == section_id), None)
+
+    def between(self, low: int, high: int) -> set[str]:
+        """The sections whose headings lie from position ``low`` to ``high`` (positions count
+        the headings of no text, which have no target: ``Target.within``)."""
+        return {t.target_id for t in self.targets if t.within(low, high)}
+
+    def ranked(self, scored: Iterable[tuple[float, int]]) -> list[tuple[float, int]]:
+        """Each section's best (score, heading), best first (the earlier heading on a tie)."""
+        best: dict[str, tuple[float, int]] = {}
+        for score, i in scored:
+            held = best.get(self.targets[i].target_id)
+            if held is None or score > held[0]:
+                best[self.targets[i].target_id] = (score, i)
+        return sorted(best.values(), key=lambda si: (-si[0], self.targets[si[1]].position))
+
+    # ----------------------------------------------------------------- weights
+
+    @cached_property
+    def _weights(self) -> dict[str, float]:
+        """Each heading unit's weight: its rarity among the headings, light units less."""
+        return {
+            u: self._idf(n) * (patterns.LIGHT_WEIGHT if is_light_unit(u) else 1.0)
+            for u, n in self._heading_frequency.items()
+        }
+
+    @cached_property
+    def _heading_weights(self) -> list[float]:
+        return [self._weight_of(f.units) for f in self.forms]
+
+    def _idf(self, frequency: int) -> float:
+        return math.log((self._count + 1) / (frequency + 0.5))
+
+    def _unit_weight(self, unit: str) -> float:
+        weight = self._weights.get(unit)
+        if weight is None:  # in no heading: it tells no heading from another
+            weight = self._idf(1) * patterns.UNSEEN_WEIGHT
+            weight *= patterns.LIGHT_WEIGHT if is_light_unit(unit) else 1.0
+        return weight
+
+    def _weight_of(self, group: Iterable[str]) -> float:
+        weights = self._weights
+        return sum(weights[u] if u in weights else self._unit_weight(u) for u in group)
+
+    @cached_property
+    def _heading_frequency(self) -> dict[str, int]:
+        """How many headings hold each unit."""
+        found: dict[str, int] = {}
+        for form in self.forms:
+            for unit in form.units:
+                found[unit] = found.get(unit, 0) + 1
+        return found
+
+    @cached_property
+    def _topic(self) -> frozenset[str]:
+        """The page's topic units: held by at least ``patterns.TOPIC_SHARE`` of its sections'
+        text ("エラー" on a page of Excel errors, "rate" and "limit" on one of rate limits).
+        Read on first need: only a fuzzy candidate whose every shared unit is plain asks."""
+        if len(self.texts) < patterns.TOPIC_MIN_SECTIONS:
+            return frozenset()
+        held: dict[str, int] = {}
+        for text in self.texts:
+            for unit in set(units(text)):
+                held[unit] = held.get(unit, 0) + 1
+        least = patterns.TOPIC_SHARE * len(self.texts)
+        return frozenset(unit for unit, n in held.items() if n >= least)
+
+    def telling(self, unit: str) -> bool:
+        """A shared unit that singles a heading out: not light, not the page's topic."""
+        return not is_light_unit(unit) and unit not in self._topic
+
+    def _specific(self, unit: str, form: Form) -> bool:
+        """A unit that names an item: marked by its form (identifier, number, symbol), or a
+        rare Latin word (in at most one heading, and not the page's topic)."""
+        if unit in form.marked:
+            return True
+        return (
+            unit in form.words
+            and not is_light_unit(unit)
+            and self._heading_frequency.get(unit, 0) <= 1
+            and unit not in self._topic
+        )
+
+    def names_item(self, reference: Form, position: int) -> bool:
+        """False when a reference and a heading share only generic or topic units and each
+        holds a specific unit the other lacks ("#VALUE! エラー" / "#N/A エラーの意味",
+        "WebSocket rate limiting" / "Rate limit headers"): they name different items."""
+        heading = self.forms[position]
+        shared = reference.units & heading.units
+        if shared & (reference.marked | heading.marked):
+            return True  # an identifier, a number or a symbol-bearing word in common
+        own = [u for u in reference.units - shared if self._specific(u, reference)]
+        theirs = [u for u in heading.units - shared if self._specific(u, heading)]
+        if not own or not theirs:
+            return True
+        return any(self.telling(unit) for unit in shared)
+
+    def similarity(self, reference: Form, position: int) -> tuple[float, float]:
+        """(similarity 0-1, recall) of a reference and one heading."""
+        heading = self.forms[position]
+        shared = self._weight_of(reference.units & heading.units)
+        own = self._weight_of(reference.units)
+        recall = shared / own if own else 0.0
+        precision = (
+            shared / self._heading_weights[position] if self._heading_weights[position] else 0.0
+        )
+        lcs = fuzz.ratio(reference.key, heading.key) / 100
+        w_recall, w_precision, w_lcs = patterns.SIMILARITY_WEIGHTS
+        return w_recall * recall + w_precision * precision + w_lcs * lcs, recall
+
+    # ----------------------------------------------------------------- matching
+
+    def match(
+        self,
+        reference: str,
+        anchors: Sequence[str] = (),
+        options: BuildOptions | None = None,
+        fuzzy: bool = True,
+    ) -> Match:
+        """Match one reference cell (its text and the #ids it links to): ``rules.outcome``.
+
+        ``fuzzy=False`` stops after containment: the strict evidence used to recognise a table.
+        """
+        return rules.outcome(self, reference, anchors, build_options(options), fuzzy).match
+
+    def match_rows(
+        self,
+        rows: Sequence[tuple[str, Sequence[str]]],
+        options: BuildOptions | None = None,
+        cells: Sequence[Sequence[str]] = (),
+        content: Callable[[], SectionText] | None = None,
+    ) -> list[Match]:
+        """Match the references of one table together, using the page's order
+        (``order.match_rows``)."""
+        return order.match_rows(self, rows, build_options(options), cells, content)

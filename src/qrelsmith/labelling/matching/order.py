@@ -1,0 +1,207 @@
+"""A table's rows decided together: the page's order (rule ``order``), then the text.
+
+Quick-reference tables follow the page's order. Rows whose match is certain (``CERTAIN``: one
+heading, no tie) fix positions; when most of them follow the page (``patterns.ORDER_MIN_SHARE``)
+each other row is read against the two fixed rows around it, its ``Bracket``: that settles ties
+between repeated headings, takes a weaker candidate that sits where its neighbours say it should,
+and rejects a fuzzy match the order contradicts (``in_order``). The rows the headings still leave
+open between candidates go to the content rule (content_rule.py).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from ... import patterns
+from ...config import BuildOptions
+from ...models import Match
+from ...text import heading_key
+from ..content import SectionText
+from .content_rule import by_content
+from .forms import Bracket, Target
+from .rules import EXCLUDED_MARK, Outcome, accept, outcome
+
+if TYPE_CHECKING:
+    from .index import HeadingIndex
+
+#: Rules certain enough to fix a row's position in a table's alignment (one heading, no tie).
+#: Containment counts: API tables name members by a part of the heading ("data" for
+#: "basic_string_view::data"), and with only exact rows fixed such a table had no order at
+#: all (dev set: +3 right, no wrong; the sample site unchanged).
+CERTAIN: frozenset[str] = frozenset({"anchor", "exact", "contains"})
+
+
+def match_rows(
+    index: HeadingIndex,
+    rows: Sequence[tuple[str, Sequence[str]]],
+    options: BuildOptions,
+    cells: Sequence[Sequence[str]] = (),
+    content: Callable[[], SectionText] | None = None,
+) -> list[Match]:
+    """Match the references of one table together, using the page's order.
+
+    ``rows`` are (reference text, linked #ids) in table order; each is matched alone
+    (``rules.outcome``), then read against its bracket (``in_order``). ``cells`` (each row's
+    other cells: query, answer) and ``content`` (the article's section text, built on first
+    use) let the rows the headings leave open be settled by what the sections say (rule
+    ``content``, ``content_rule.by_content``).
+    """
+    outcomes = [outcome(index, text, anchors, options, True) for text, anchors in rows]
+    found = brackets(outcomes)
+    outcomes = by_occurrence(outcomes, [heading_key(text) for text, _ in rows], found)
+    results: list[Match] = []
+    for i, decided in enumerate(outcomes):
+        bracket = found.get(i)
+        if bracket is None:
+            results.append(decided.match)
+        else:
+            results.append(in_order(index, decided, bracket, options.ambiguity_margin))
+    if content is None or not cells:
+        return results
+    text: SectionText | None = None
+    for i, (decided, result) in enumerate(zip(outcomes, results, strict=True)):
+        row_cells = [c for c in (cells[i] if i < len(cells) else ()) if c.strip()]
+        if result.section_ids or result.reason not in ("unmatched", "ambiguous"):
+            continue
+        if not row_cells or any(c.startswith(EXCLUDED_MARK) for c in result.candidates):
+            continue
+        if result.reason == "unmatched" and not decided.weak:
+            continue  # no heading candidate: content never decides alone
+        text = text if text is not None else content()
+        settled = by_content(
+            index,
+            decided,
+            result,
+            found.get(i),
+            text.rank(row_cells),
+            functools.partial(text.held, texts=row_cells),
+        )
+        if settled is not None:
+            results[i] = settled
+    return results
+
+
+def by_occurrence(
+    outcomes: list[Outcome], keys: Sequence[str], found: dict[int, Bracket]
+) -> list[Outcome]:
+    """A heading repeated in k sections and named by k rows of the table (their references'
+    ``keys`` equal to it) maps occurrence by occurrence, in table order (rule ``order``): a
+    troubleshooting page repeats "概要" and "考えられる原因" under each case, and its table
+    lists them in page order. Another count (a heading named fewer or more times than it
+    repeats), rows that only resemble it, or an occurrence outside its row's bracket (the
+    fixed rows around it, ``found``: a versioned page's later copy) say nothing of which is
+    meant: the first is kept (a repeated H2), or the row stays a tie for its neighbours
+    (``in_order``)."""
+    groups: dict[tuple[str, tuple[str, ...]], list[int]] = {}  # (heading, its sections)
+    for number, decided in enumerate(outcomes):
+        named = {t.key for t in decided.tied}
+        if named == {keys[number]}:
+            sections = tuple(dict.fromkeys(t.target_id for t in decided.tied))
+            if len(sections) > 1:
+                groups.setdefault((decided.tied[0].key, sections), []).append(number)
+    out = list(outcomes)
+    for (_, sections), numbers in groups.items():
+        if len(numbers) != len(sections):
+            continue
+        chosen = [
+            next(t for t in outcomes[number].tied if t.target_id == section_id)
+            for number, section_id in zip(numbers, sections, strict=True)
+        ]
+        if not all(
+            t.within(*found.get(number, (None, None)))
+            for number, t in zip(numbers, chosen, strict=True)
+        ):
+            continue
+        for number, target in zip(numbers, chosen, strict=True):
+            match = outcomes[number].match
+            confidence = min(patterns.MATCH_CONFIDENCE["order_max"], match.confidence or 1.0)
+            out[number] = Outcome(accept(target, "order", confidence, list(match.flags)))
+    return out
+
+
+def brackets(outcomes: Sequence[Outcome]) -> dict[int, Bracket]:
+    """For each row the order reads (not a fixed row itself), the positions of the fixed
+    rows before and after it; empty when the table does not follow the page."""
+    certain = {
+        i: decided.target.position
+        for i, decided in enumerate(outcomes)
+        if decided.target is not None and not decided.tied and decided.match.rule in CERTAIN
+    }
+    chain = longest_ordered(sorted(certain.items()))
+    if len(certain) < 2 or len(chain) < patterns.ORDER_MIN_SHARE * len(certain):
+        return {}
+    found: dict[int, Bracket] = {}
+    fixed = set(chain)
+    for i in range(len(outcomes)):
+        if i in fixed:
+            continue
+        before = [certain[j] for j in chain if j < i]
+        after = [certain[j] for j in chain if j > i]
+        found[i] = (before[-1] if before else None, after[0] if after else None)
+    return found
+
+
+def longest_ordered(items: list[tuple[int, int]]) -> list[int]:
+    """Row numbers of the longest run of rows whose positions never go back (first one wins)."""
+    if not items:
+        return []
+    best_length = [1] * len(items)
+    previous = [-1] * len(items)
+    for k, (_, pos) in enumerate(items):
+        for j in range(k):
+            if items[j][1] <= pos and best_length[j] + 1 > best_length[k]:
+                best_length[k] = best_length[j] + 1
+                previous[k] = j
+    end = max(range(len(items)), key=lambda k: (best_length[k], -k))
+    chain: list[int] = []
+    while end >= 0:
+        chain.append(items[end][0])
+        end = previous[end]
+    return chain[::-1]
+
+
+def in_order(index: HeadingIndex, decided: Outcome, bracket: Bracket, margin: float) -> Match:
+    """One row's match read against the positions of the fixed rows around it (rule
+    ``order``)."""
+    match = decided.match
+    low, high = bracket
+    if decided.tied:  # ambiguous, or a repeated heading: the neighbours choose
+        within = list(dict.fromkeys(t.target_id for t in decided.tied if t.within(low, high)))
+        if len(within) != 1 or match.section_ids == within:
+            return match
+        chosen = next(t for t in decided.tied if t.target_id == within[0])
+        confidence = min(patterns.MATCH_CONFIDENCE["order_max"], match.confidence or 1.0)
+        return accept(chosen, "order", confidence, [])
+    # The rest needs neighbours on both sides, close together: between far-apart rows (or
+    # past the last one) the order says little.
+    if low is None or high is None:
+        return match
+    if len(index.between(low, high)) > patterns.ORDER_MAX_SECTIONS:
+        return match
+    rivals = [(score, t) for score, t in decided.weak if t.within(low, high)]
+    if match.section_ids:
+        # a fuzzy match out of place is dropped only when the order points at another
+        # candidate of the row: tables are often a little out of order
+        target = decided.target
+        if (
+            match.rule == "fuzzy"
+            and target is not None
+            and not target.within(low, high)
+            and any(t.target_id not in match.section_ids for _, t in rivals)
+        ):
+            return Match(reason="out-of-order", candidates=[target.heading])
+        return match
+    if match.reason != "unmatched" or match.candidates or not rivals:
+        return match
+    best: dict[str, tuple[float, Target]] = {}
+    for score, target in rivals:
+        if score > best.get(target.target_id, (-1.0, target))[0]:
+            best[target.target_id] = (score, target)
+    ranked = sorted(best.values(), key=lambda st: (-st[0], st[1].position))
+    if len(ranked) > 1 and ranked[0][0] - ranked[1][0] < margin:
+        return match
+    score, target = ranked[0]
+    confidence = round(min(score, patterns.MATCH_CONFIDENCE["order_max"]), 4)
+    return accept(target, "order", confidence, [])

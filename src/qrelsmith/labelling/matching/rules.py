@@ -1,0 +1,441 @@
+"""One reference against a ``HeadingIndex``: the rules, tried in order.
+
+``outcome`` is the cascade for a reference cell: ``anchor`` (a link into a section) first,
+then the reference's parts (strong separators, then weak ones, then a bracketed remark set
+aside), each part through ``RULES`` in order (``exact``, ``vague``, ``exact_stripped``,
+``too_short``, ``contains``) and, unless the caller asks for strict evidence only, ``fuzzy``.
+A rule returns an ``Outcome`` when it decides, None to pass the reference on; each can be
+called alone with an index and a ``Form``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ... import patterns
+from ...config import BuildOptions
+from ...models import RULE_ORDER, Match, MatchRule
+from ...text import heading_key
+from .forms import Form, Target, stripped_text
+
+if TYPE_CHECKING:
+    from .index import HeadingIndex
+
+#: Prefix marking a candidate that is an excluded section (FAQ, summary ...): a reference that
+#: lands there has no corpus target and is rejected rather than sent to a neighbour.
+EXCLUDED_MARK = "excluded:"
+
+#: Flags a match can carry into golden.jsonl.
+PARTIAL_FLAG = "partial-reference"
+DUPLICATE_FLAG = "duplicate-heading"
+
+
+@dataclass(slots=True)
+class Outcome:
+    """A match and the candidates behind it, for the table's alignment."""
+
+    match: Match
+    target: Target | None = None
+    tied: list[Target] = field(default_factory=list)
+    weak: list[tuple[float, Target]] = field(default_factory=list)
+    #: every section's best similarity, best first (fuzzy stage only): what "clearly ahead"
+    #: is measured against
+    ranked: list[tuple[float, Target]] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------- a reference cell
+
+
+def outcome(
+    index: HeadingIndex,
+    reference: str,
+    anchors: Sequence[str],
+    options: BuildOptions,
+    fuzzy: bool = True,
+) -> Outcome:
+    """A reference cell (its text and the #ids it links to) matched: the anchor rule, then
+    the text whole or, when it names several sections ("A／B"), its parts."""
+    linked = by_anchor(index, anchors)
+    if linked:
+        target = next((t for t in index.targets if t.target_id == linked[0]), None)
+        return Outcome(Match(section_ids=linked, rule="anchor", confidence=1.0), target=target)
+    if not heading_key(reference):
+        return Outcome(Match(reason="empty"))
+    strong = [s for s in options.reference_separators if s not in patterns.WEAK_SEPARATORS]
+    weak = [s for s in options.reference_separators if s in patterns.WEAK_SEPARATORS]
+    whole = _match_listed(index, reference, weak, options, fuzzy)
+    if whole.match.rule == "exact":
+        return whole
+    parts = split_reference(reference, strong)
+    if len(parts) < 2:
+        return whole
+    outcomes = [_match_listed(index, part, weak, options, fuzzy) for part in parts]
+    matched = [o.match for o in outcomes if o.match.section_ids]
+    if len(matched) == len(outcomes):
+        return Outcome(combine(matched))
+    if whole.match.rule == "contains":
+        return whole
+    failed = [o.match for o in outcomes if not o.match.section_ids]
+    if matched and all(m.reason == "unmatched" and not m.candidates for m in failed):
+        return Outcome(combine(matched, flags=[PARTIAL_FLAG]))
+    return whole if whole.match.section_ids else Outcome(failed[0])
+
+
+def by_anchor(index: HeadingIndex, anchors: Sequence[str]) -> list[str]:
+    """Rule ``anchor``: the sections the cell's in-page links land in; none when one link is
+    broken (the cell's text decides then)."""
+    found: list[str] = []
+    for anchor in anchors:
+        section_id = index.anchors.get(anchor)
+        if section_id is None:
+            return []  # a broken link: fall back to the text of the cell
+        if section_id not in found:
+            found.append(section_id)
+    return found
+
+
+def _match_listed(
+    index: HeadingIndex, text: str, weak: Sequence[str], options: BuildOptions, fuzzy: bool
+) -> Outcome:
+    """``text`` as one reference, unless a weak separator splits it into parts that are
+    each exactly a heading (``patterns.WEAK_SEPARATORS``)."""
+    whole = match_part(index, text, options, fuzzy)
+    if whole.match.rule == "exact":
+        return whole
+    if whole.match.reason == "unmatched" and not whole.match.candidates:
+        # a bracketed remark ("IIS (IIS、FTP などを選択します)") names no section
+        remark_free = stripped_text(text).strip()
+        if remark_free != text.strip() and heading_key(remark_free):
+            whole = match_part(index, remark_free, options, fuzzy)
+            if whole.match.section_ids:
+                return whole
+    parts = split_reference(text, weak)
+    if len(parts) < 2:
+        return whole
+    outcomes = [match_part(index, part, options, fuzzy) for part in parts]
+    if all(o.match.rule == "exact" for o in outcomes):
+        return Outcome(combine([o.match for o in outcomes]))
+    return whole
+
+
+def split_reference(reference: str, separators: Sequence[str]) -> list[str]:
+    """The parts of a reference naming several sections; one part when no separator occurs."""
+    parts = [reference]
+    for separator in separators:
+        parts = [piece for part in parts for piece in part.split(separator)]
+    return [p.strip() for p in parts if heading_key(p)]
+
+
+# --------------------------------------------------------------------- one text, rule by rule
+
+Rule = Callable[["HeadingIndex", Form, BuildOptions], "Outcome | None"]
+
+
+def match_part(
+    index: HeadingIndex, text: str, options: BuildOptions, fuzzy: bool = True
+) -> Outcome:
+    """One text (a reference or one of its parts) through ``RULES``, then ``fuzzy``."""
+    reference = Form(text)
+    if not reference.key:
+        return Outcome(Match(reason="empty"))
+    for rule in RULES:
+        decided = rule(index, reference, options)
+        if decided is not None:
+            return decided
+    if not fuzzy:
+        return Outcome(Match(reason="unmatched"))
+    return fuzzy_rule(index, reference, options)
+
+
+def exact(index: HeadingIndex, reference: Form, options: BuildOptions) -> Outcome | None:
+    """Rule ``exact``: a heading equal after normalisation. Before the vague guard: a heading
+    may literally be "詳細"."""
+    found = index.by_key.get(reference.key)
+    if not found:
+        return None
+    return decide_exact(index, found, "exact", patterns.MATCH_CONFIDENCE["exact"])
+
+
+def vague(index: HeadingIndex, reference: Form, options: BuildOptions) -> Outcome | None:
+    """Vague link text ("here", こちら) names no section: rejected, unless equal to a heading."""
+    if " ".join(reference.plain.split()).strip(" .:：。!！") in patterns.VAGUE_REFERENCES:
+        return Outcome(Match(reason="vague"))
+    return None
+
+
+def exact_stripped(index: HeadingIndex, reference: Form, options: BuildOptions) -> Outcome | None:
+    """Rule ``exact`` once brackets, a "Step 2:" prefix and punctuation are set aside."""
+    if not reference.stripped:
+        return None
+    found = sorted(
+        {
+            *index.by_stripped.get(reference.stripped, ()),
+            *index.by_stripped.get(reference.tokens, ()),
+        }
+    )
+    if not found:
+        return None
+    return decide_exact(index, found, "exact", patterns.MATCH_CONFIDENCE["exact_stripped"])
+
+
+def too_short(index: HeadingIndex, reference: Form, options: BuildOptions) -> Outcome | None:
+    """A sentence fragment ("を使用") or a reference too short to stand inside a heading
+    matches nothing but an equal heading."""
+    fragment = patterns.FRAGMENT_START.match(reference.plain)
+    if len(reference.key) < patterns.MIN_CONTAINED_CHARS or fragment:
+        return Outcome(Match(reason="unmatched"))
+    return None
+
+
+def contains(index: HeadingIndex, reference: Form, options: BuildOptions) -> Outcome | None:
+    """Rule ``contains``: the reference stands in headings on word boundaries, with the same
+    numbers; the most similar of them wins by the margin."""
+    key, joined = reference.key, reference.joined
+    inside = [  # the substring tests are cheap necessary conditions of the full one
+        i
+        for i, form in enumerate(index.forms)
+        if (key in form.key or joined in form.joined)
+        and reference_inside(reference, form)
+        and same_numbers(reference, form)
+    ]
+    if not inside:
+        return None
+    scored = [(index.similarity(reference, i)[0], i) for i in inside]
+    low, high = (
+        patterns.MATCH_CONFIDENCE["contains_min"],
+        patterns.MATCH_CONFIDENCE["contains_max"],
+    )
+    return best(index, scored, "contains", options, lambda s: low + (high - low) * s)
+
+
+#: The rules before ``fuzzy``, in the order they are tried.
+RULES: tuple[Rule, ...] = (exact, vague, exact_stripped, too_short, contains)
+
+
+def fuzzy_rule(index: HeadingIndex, reference: Form, options: BuildOptions) -> Outcome:
+    """Rule ``fuzzy``: the word-aware similarity above ``options.fuzzy_threshold``, clearly
+    ahead of every heading compared (``best``); a winner that shares only identifiers with
+    another section's heading is a tie (``identifier_tie``). Candidates above
+    ``patterns.ORDER_THRESHOLD`` are kept as ``weak`` for the table's order and content."""
+    # A heading inside a longer reference competes with the similar headings: the words
+    # the reference adds may name another section ("... con implementación rápida
+    # deshabilitada" holds the heading "... con implementación rápida").
+    scored = []
+    rivals = []  # every heading compared, whatever its recall: the margin holds against all
+    for i in range(len(index.targets)):
+        if not same_numbers(reference, index.forms[i]):
+            continue
+        score, recall = index.similarity(reference, i)
+        rivals.append((score, i))
+        if recall >= patterns.MIN_RECALL or heading_inside(reference, index.forms[i]):
+            scored.append((score, i))
+    # a candidate that shares only generic or topic words and differs in the item named
+    # ("#VALUE! エラー" / "#N/A エラーの意味") is none, for the order and content either
+    scored = [
+        (score, i)
+        for score, i in scored
+        if score < patterns.ORDER_THRESHOLD or index.names_item(reference, i)
+    ]
+    weak = [(score, index.targets[i]) for score, i in scored if score >= patterns.ORDER_THRESHOLD]
+    strong = [(s, i) for s, i in scored if s >= options.fuzzy_threshold]
+    if not strong:
+        ranked = [(score, index.targets[i]) for score, i in index.ranked(rivals)]
+        return Outcome(Match(reason="unmatched"), weak=weak, ranked=ranked)
+    top = patterns.MATCH_CONFIDENCE["fuzzy_max"]
+    decided = best(index, strong, "fuzzy", options, lambda s: round(min(s, top), 4), rivals)
+    if decided.target is not None:
+        decided = identifier_tie(index, reference, decided)
+    if decided.target is not None:
+        decided = named_elsewhere(index, reference, decided)
+    decided.weak = weak
+    return decided
+
+
+def identifier_tie(index: HeadingIndex, reference: Form, decided: Outcome) -> Outcome:
+    """A fuzzy winner that shares nothing with the reference but identifiers another
+    section's heading also carries decides nothing: "add v4tov4" is no more "set v4tov4"
+    than "v4tov4 を追加します"."""
+    chosen = decided.target
+    assert chosen is not None
+    position = chosen.position
+    shared = reference.units & index.forms[position].units
+    if not shared or not shared <= reference.identifiers:
+        return decided
+    others = [
+        i
+        for i, form in enumerate(index.forms)
+        if index.targets[i].target_id != chosen.target_id and shared <= form.units
+    ]
+    if not others:
+        return decided
+    tied = sorted([position, *others], key=lambda i: index.targets[i].position)
+    return Outcome(
+        Match(reason="ambiguous", candidates=sorted({index.targets[i].heading for i in tied})),
+        tied=[index.targets[i] for i in tied],
+        weak=decided.weak,
+    )
+
+
+def named_elsewhere(index: HeadingIndex, reference: Form, decided: Outcome) -> Outcome:
+    """A fuzzy winner is no match when what the reference adds to it names another
+    section's heading: a sibling step that differs in one phrase ("…を構成して、標準的な…"
+    against "…を構成して、カスタマイズした…" when a heading holds "標準"), or a short heading
+    contained in a longer reference whose rest is a later heading's ("Configure logging
+    for Docker" against "Configure logging" and "Docker logging drivers"), when that
+    heading resembles the reference too (``patterns.ORDER_THRESHOLD``: a bigram a far heading
+    shares says nothing). The phrase decides or nothing does: the row stays ambiguous, with
+    no tie for the order to settle."""
+    chosen = decided.target
+    assert chosen is not None
+    rest = {
+        unit for unit in reference.units - index.forms[chosen.position].units if index.telling(unit)
+    }
+    if not rest:
+        return decided
+    others = sorted(
+        {
+            index.targets[i].heading
+            for i, form in enumerate(index.forms)
+            if index.targets[i].target_id != chosen.target_id
+            and rest & form.units
+            and index.similarity(reference, i)[0] >= patterns.ORDER_THRESHOLD
+        }
+    )
+    if not others:
+        return decided
+    return Outcome(Match(reason="ambiguous", candidates=sorted({chosen.heading, *others})))
+
+
+# --------------------------------------------------------------------- comparisons
+
+
+def reference_inside(reference: Form, heading: Form) -> bool:
+    """The reference stands in the heading, on word boundaries.
+
+    By tokens, or in the space-free key when the words that meet there are cut at
+    punctuation: machine-translated pages split identifiers ("CStockPropImpl::p ut_Font").
+    """
+    if len(reference.key) < patterns.MIN_CONTAINED_CHARS:
+        return False
+    if _inside(reference.tokens, heading.tokens):
+        return True
+    key, text = reference.key, heading.key
+    start = text.find(key)
+    while start >= 0:
+        end = start + len(key)
+        cut_before = not (start and _word_char(text[start - 1]) and _word_char(key[0]))
+        cut_after = not (end < len(text) and _word_char(text[end]) and _word_char(key[-1]))
+        if cut_before and cut_after:
+            return True
+        start = text.find(key, start + 1)
+    return False
+
+
+def _word_char(char: str) -> bool:
+    """A Latin letter, digit or underscore: what a word boundary may not cut through."""
+    return char.isascii() and (char.isalnum() or char == "_")
+
+
+def heading_inside(reference: Form, heading: Form) -> bool:
+    """The heading's tokens stand in the reference and make up enough of it."""
+    share = sum(map(len, heading.tokens)) / max(1, sum(map(len, reference.tokens)))
+    return share >= patterns.MIN_CONTAINED_SHARE and _inside(heading.tokens, reference.tokens)
+
+
+def _inside(needle: tuple[str, ...], haystack: tuple[str, ...]) -> bool:
+    size = len(needle)
+    if not size or size > len(haystack):
+        return False
+    return any(haystack[k : k + size] == needle for k in range(len(haystack) - size + 1))
+
+
+def same_numbers(reference: Form, heading: Form) -> bool:
+    """References and headings whose numbers differ ("v4tov4" / "v4tov6", "Exited (0)" /
+    "Exited (1)") name different things: one's run of numbers must stand in the other's."""
+    if not reference.digits or not heading.digits:
+        return True
+    return _inside(reference.digits, heading.digits) or _inside(heading.digits, reference.digits)
+
+
+# --------------------------------------------------------------------- deciding among candidates
+
+
+def decide_exact(
+    index: HeadingIndex, found: list[int], rule: MatchRule, confidence: float
+) -> Outcome:
+    """One section among the exact candidates wins; an H2 beats an H3 elsewhere."""
+    sections = {index.targets[i].target_id for i in found}
+    if len(sections) > 1:
+        tops = [i for i in found if index.targets[i].top]
+        if tops and len({index.targets[i].target_id for i in tops}) < len(sections):
+            found = tops
+    return settle(index, found, rule, confidence)
+
+
+def best(
+    index: HeadingIndex,
+    scored: list[tuple[float, int]],
+    rule: MatchRule,
+    options: BuildOptions,
+    confidence_of: Callable[[float], float],
+    rivals: Sequence[tuple[float, int]] = (),
+) -> Outcome:
+    """The best-scoring section, unless another scores within the margin of it: among the
+    candidates, or among ``rivals`` (headings that are no candidate themselves, under the
+    threshold or short of recall, still make a near-tie)."""
+    ranked = index.ranked(scored)
+    top_score, _ = ranked[0]
+    close = [i for s, i in ranked if top_score - s < options.ambiguity_margin]
+    if rivals:
+        taken = {index.targets[i].target_id for i in close}
+        close += [
+            i
+            for s, i in index.ranked(rivals)
+            if top_score - s < options.ambiguity_margin and index.targets[i].target_id not in taken
+        ]
+    return settle(index, close, rule, confidence_of(top_score))
+
+
+def settle(index: HeadingIndex, found: list[int], rule: MatchRule, confidence: float) -> Outcome:
+    """Accept when one section remains; repeated headings (the same H2 name) take the
+    first in the page; else ambiguous, with the tied headings for the alignment."""
+    found = sorted(found, key=lambda i: index.targets[i].position)
+    tied = [index.targets[i] for i in found]
+    sections = list(dict.fromkeys(t.target_id for t in tied))
+    flags: list[str] = []
+    if len(sections) > 1:
+        if (
+            len({index.section_keys[i] for i in found}) > 1
+            or len({index.forms[i].key for i in found}) > 1
+        ):
+            return Outcome(
+                Match(reason="ambiguous", candidates=sorted({t.heading for t in tied})),
+                tied=tied,
+            )
+        flags = [DUPLICATE_FLAG]
+    match = accept(tied[0], rule, confidence, flags)
+    return Outcome(match, target=tied[0] if match.section_ids else None, tied=tied if flags else [])
+
+
+def accept(target: Target, rule: MatchRule, confidence: float, flags: list[str]) -> Match:
+    """The match to ``target``; a target that is an excluded section rejects the reference."""
+    if target.excluded:
+        return Match(reason="unmatched", candidates=[f"{EXCLUDED_MARK}{target.heading}"])
+    return Match(
+        section_ids=[target.target_id], rule=rule, confidence=round(confidence, 4), flags=flags
+    )
+
+
+def combine(matches: list[Match], flags: Sequence[str] = ()) -> Match:
+    """Union of the parts' sections; the weakest rule and confidence speak for the whole."""
+    section_ids = list(dict.fromkeys(sid for m in matches for sid in m.section_ids))
+    rule = max((m.rule for m in matches if m.rule), key=RULE_ORDER.index)
+    merged = list(dict.fromkeys([*flags, *(f for m in matches for f in m.flags)]))
+    return Match(
+        section_ids=section_ids,
+        rule=rule,
+        confidence=min(m.confidence for m in matches),
+        flags=merged,
+    )

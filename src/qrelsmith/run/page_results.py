@@ -1,0 +1,151 @@
+"""One input page -> its ``PageResult``: the pure core run on it, or why it gave nothing.
+
+A page that fails never raises: bad input becomes a ``skipped`` entry, a bug of ours an
+``internal`` one (``failures.py`` says which is which). A worker process returns
+``render_page``'s result: the records already rendered to the output files' lines.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass, field, replace
+
+from ..config import Config
+from ..export import render_article
+from ..ingest import Page
+from ..models import CorpusRecord, GoldenQuery, InternalError, Rejected, Skipped, TableMiss
+from ..page.article import article_queries, parse_article
+from ..page.markdown import page_from_markdown
+from ..store.layout import ascii_id
+from .failures import BAD_INPUT, bad_input_reason, internal_error, skipped
+from .timeout import deadline
+
+
+@dataclass
+class PageResult:
+    """What one page contributes to a build.
+
+    ``corpus`` and ``queries`` hold the records for an in-memory build; a streaming build
+    carries their rendered output lines in ``blocks`` instead (smaller to send between
+    processes and to spill). ``section_chars``, ``matches`` and ``overlaps`` feed the report
+    either way.
+    """
+
+    article_id: str
+    path: str
+    digest: str
+    url: str | None = None
+    source: str = ""
+    corpus: list[CorpusRecord] = field(default_factory=list)
+    queries: list[GoldenQuery] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+    excluded: int = 0
+    excluded_by_links: int = 0
+    rows: int = 0
+    has_table: bool = False
+    table_miss: TableMiss | None = None
+    skipped: Skipped | None = None
+    internal: InternalError | None = None
+    replaced: int = 0
+    section_chars: list[int] = field(default_factory=list)
+    matches: list[str] = field(default_factory=list)
+    overlaps: list[tuple[float, float, float] | None] = field(default_factory=list)
+    blocks: tuple[bytes, ...] = ()
+
+    def order(self) -> tuple[str, str, str, str, str]:
+        """The sort key of a build: article id, then what decides between duplicates."""
+        return (self.article_id, self.path, self.digest, self.url or "", self.source)
+
+    def weight(self) -> int:
+        """Rough bytes held in memory, for the spill budget."""
+        return 512 + sum(map(sys.getsizeof, self.blocks)) + 512 * len(self.rejected)
+
+
+def _empty_result(page: Page) -> PageResult:
+    digest = hashlib.sha256(page.data).hexdigest()
+    return PageResult(page.article_id, page.path, digest, url=page.url, source=page.source)
+
+
+def _lost(result: PageResult, exc: BaseException) -> PageResult:
+    result.internal = internal_error(result.path, exc)
+    result.corpus, result.queries = [], []
+    return result
+
+
+def process_page(page: Page, config: Config) -> PageResult:
+    """Run the core on one page; any failure becomes a ``skipped`` or ``internal`` entry,
+    never an exception."""
+    page = page.loaded()
+    if config.build.ascii_ids:
+        page = replace(page, article_id=ascii_id(page.article_id))
+    result = _empty_result(page)
+    if page.error:
+        result.skipped = skipped(result.path, page.error)
+        return result
+    timeout = config.build.page_timeout
+    try:
+        with deadline(timeout):
+            html: bytes | str = page.data.decode("utf-8") if page.decoded else page.data
+            if page.markdown:  # the same pipeline, on the page a site generator would serve
+                html = page_from_markdown(page.data, config.build.encoding)
+            article = parse_article(
+                html,
+                page.path,
+                config.build,
+                article_id=page.article_id,
+                url=page.url,
+                http_charset=page.http_charset,
+                anchors=None,  # ids only where a table's links need them
+            )
+            queries, rejected = article_queries(article, config.build)
+    except BAD_INPUT as exc:
+        result.skipped = skipped(result.path, bad_input_reason(exc, timeout))
+        return result
+    except Exception as exc:
+        return _lost(result, exc)
+    result.corpus = [
+        CorpusRecord(
+            id=s.id,
+            article_id=article.id,
+            path=article.path,
+            url=article.url,
+            title=article.title,
+            heading=s.heading,
+            text=s.text,
+        )
+        for s in article.sections
+    ]
+    result.queries, result.rejected = queries, rejected
+    result.excluded = len(article.excluded)
+    result.excluded_by_links = sum(e.why == "links" for e in article.excluded)
+    result.rows = len(article.quickref_rows)
+    result.has_table = article.table is not None
+    result.table_miss = article.table_miss
+    result.replaced = article.replaced_characters
+    result.section_chars = [len(r.text) for r in result.corpus]
+    result.matches = [q.match for q in queries]
+    result.overlaps = [
+        None if q.overlap is None else (q.overlap.heading, q.overlap.text, q.overlap.section)
+        for q in queries
+    ]
+    return result
+
+
+def render_page(page: Page, config: Config) -> PageResult:
+    """``process_page``, with the records rendered to output lines (what a worker returns)."""
+    result = process_page(page, config)
+    try:
+        blocks = render_article(result.corpus, result.queries)
+    except Exception as exc:  # records the core made are ours: failing to write one is a bug
+        return _lost(result, exc)
+    # the result is this call's own: set in place (``dataclasses.replace`` cost 24 us a page)
+    result.corpus, result.queries, result.blocks = [], [], blocks
+    return result
+
+
+def crashed_page(page: Page) -> PageResult:
+    """The result of a page whose worker process died (a crash in C code, out of memory)."""
+    result = _empty_result(page.loaded())
+    result.skipped = skipped(result.path, "crashed the worker process")
+    return result
