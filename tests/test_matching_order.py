@@ -7,7 +7,12 @@ from pathlib import Path
 from matching_helpers import index_of, page, rows
 from qrelsmith import match_table, parse_article
 from qrelsmith.labelling.matching import HeadingIndex
-from qrelsmith.labelling.matching.order import brackets, in_order, longest_ordered
+from qrelsmith.labelling.matching.order import (
+    brackets,
+    in_order,
+    longest_ordered,
+    sections_between,
+)
 from qrelsmith.labelling.matching.rules import Outcome
 from qrelsmith.models import Match
 
@@ -178,3 +183,17 @@ def test_rows_that_only_resemble_a_repeated_heading_are_not_mapped_by_occurrence
         [article.sections[0].id],
         [article.sections[1].id],
     ]
+
+
+def test_sections_between_are_bounded_by_every_lexically_decided_row() -> None:
+    index = index_of("A", "B", "C", "D")
+    fuzzy = [
+        Match(section_ids=["p#0"], rule="fuzzy", confidence=0.6),
+        Match(reason="unmatched"),
+        Match(section_ids=["p#2"], rule="exact", confidence=0.99),
+        Match(reason="ambiguous"),
+    ]
+    assert sections_between(index, fuzzy) == [None, {"p#0", "p#1", "p#2"}, None, {"p#2", "p#3"}]
+    # a table whose decided rows do not follow the page gives no order
+    backwards = [fuzzy[2], fuzzy[1], fuzzy[0]]
+    assert sections_between(index, backwards) == [None, None, None]

@@ -46,7 +46,7 @@ from ..content import SectionText
 from .elsewhere import says_elsewhere
 from .forms import Form, Target
 from .index import HeadingIndex, SectionHeadings
-from .order import CERTAIN
+from .order import CERTAIN, sections_between
 from .rules import DUPLICATE_FLAG, EXCLUDED_MARK, PARTIAL_FLAG, split_reference
 
 __all__ = [
@@ -88,7 +88,8 @@ def match_table(
     the others' decision. The rows are decided together (``order.match_rows``: the page's
     order, then the sections' text for the rows the headings leave between candidates),
     then, with ``options.semantic``, by the optional sentence encoder for the rows still
-    open (``semantic.resolve``).
+    open, where its choice lies between the row's fixed neighbours (``semantic.resolve``,
+    ``order.sections_between``).
     """
     options = build_options(options)
     index = HeadingIndex.from_article(article)
@@ -113,5 +114,6 @@ def match_table(
     if options.semantic:  # off by default: the encoder is imported only here
         from ..semantic import resolve
 
-        matches = resolve([reference for reference, _, _ in rows], matches, article)
+        between = sections_between(index, matches)
+        matches = resolve([reference for reference, _, _ in rows], matches, article, between)
     return matches
