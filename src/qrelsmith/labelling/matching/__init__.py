@@ -18,12 +18,14 @@ matched whole. A reference that matches nothing is tried once more without its b
 remark ("IIS (IIS、FTP などを選択します)").
 
 The rows of one table are decided together (``order.match_rows``): quick-reference tables
-follow the page's order, so a monotone alignment over heading positions settles ties between
-repeated headings and takes a weaker candidate that sits where its neighbours say it should
-(rule ``order``), and rejects a fuzzy match the order contradicts. The rows the headings still
-leave open are read against the sections' text: the row's other cells (query, answer) scored by
-BM25 over the article's sections (``content.SectionText``), rule ``content``
-(``content_rule.by_content``). ``match_table`` is that decision for a table.
+follow the page's order, so a heading repeated k times and named k times maps occurrence by
+occurrence, and a monotone alignment over heading positions takes a weaker candidate that
+sits where its neighbours say it should (rule ``order``) and rejects a fuzzy match the order
+contradicts. The rows the headings still leave between candidates are read against the
+sections' text: the row's other cells (query, answer) scored by BM25 over the article's
+sections (``content.SectionText``), rule ``content`` (``content_rule.by_content``), taken only
+where the chosen section holds the row's answer and its rivals do not. ``match_table`` is that
+decision for a table.
 
 Every match carries one ``confidence`` in 0-1 (``patterns.MATCH_CONFIDENCE``).
 
