@@ -14,6 +14,7 @@ import this module for type hints only).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -24,7 +25,7 @@ from ... import patterns
 from ...config import BuildOptions, build_options
 from ...models import Article, Match
 from ...store.layout import section_number
-from ...text import is_light_unit, units
+from ...text import comparable, is_light_unit
 from ..content import SectionText
 from . import order, rules
 from .forms import Form, Target
@@ -49,8 +50,9 @@ class HeadingIndex:
         anchors: Mapping[str, str] | None = None,
         texts: Sequence[str] = (),
     ):
-        #: the corpus sections' text, read only to tell the page's topic words (``frequent``)
+        #: the corpus sections' text, read only to tell the page's topic units (``topic``)
         self.texts = texts
+        self._topics: dict[str, bool] = {}
         self.targets: list[Target] = []
         self.forms: list[Form] = []
         position = 0  # a heading's place in the page, headings of no text counted
@@ -167,22 +169,31 @@ class HeadingIndex:
         return found
 
     @cached_property
-    def _topic(self) -> frozenset[str]:
-        """The page's topic units: held by at least ``patterns.TOPIC_SHARE`` of its sections'
-        text ("エラー" on a page of Excel errors, "rate" and "limit" on one of rate limits).
-        Read on first need: only a fuzzy candidate whose every shared unit is plain asks."""
+    def _folded_texts(self) -> list[str]:
+        """The sections' text folded as units are read (``text.comparable``), made once."""
+        return [comparable(text) for text in self.texts]
+
+    def topic(self, unit: str) -> bool:
+        """A unit of the page's topic: at least ``patterns.TOPIC_SHARE`` of its sections hold
+        it in their text ("エラー" on a page of Excel errors, "rate" and "limit" on one of rate
+        limits), on a page of ``patterns.TOPIC_MIN_SECTIONS`` sections or more (fewer say
+        nothing of a topic). A Latin unit (a word's stem) is looked for at a word's start, a
+        bigram anywhere; asked only of the few units a candidate's verdict turns on."""
         if len(self.texts) < patterns.TOPIC_MIN_SECTIONS:
-            return frozenset()
-        held: dict[str, int] = {}
-        for text in self.texts:
-            for unit in set(units(text)):
-                held[unit] = held.get(unit, 0) + 1
-        least = patterns.TOPIC_SHARE * len(self.texts)
-        return frozenset(unit for unit, n in held.items() if n >= least)
+            return False
+        known = self._topics.get(unit)
+        if known is None:
+            if unit.isascii():
+                start = re.compile(r"(?<![0-9a-z])" + re.escape(unit))
+                held = sum(1 for text in self._folded_texts if start.search(text))
+            else:
+                held = sum(1 for text in self._folded_texts if unit in text)
+            known = self._topics[unit] = held >= patterns.TOPIC_SHARE * len(self.texts)
+        return known
 
     def telling(self, unit: str) -> bool:
         """A shared unit that singles a heading out: not light, not the page's topic."""
-        return not is_light_unit(unit) and unit not in self._topic
+        return not is_light_unit(unit) and not self.topic(unit)
 
     def _specific(self, unit: str, form: Form) -> bool:
         """A unit that names an item: marked by its form (identifier, number, symbol), or a
@@ -193,7 +204,7 @@ class HeadingIndex:
             unit in form.words
             and not is_light_unit(unit)
             and self._heading_frequency.get(unit, 0) <= 1
-            and unit not in self._topic
+            and not self.topic(unit)
         )
 
     def names_item(self, reference: Form, position: int) -> bool:

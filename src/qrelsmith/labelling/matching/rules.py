@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ... import patterns
 from ...config import BuildOptions
 from ...models import RULE_ORDER, Match, MatchRule
-from ...text import heading_key
+from ...text import heading_key, is_light_unit
 from .forms import Form, Target, stripped_text
 
 if TYPE_CHECKING:
@@ -290,22 +290,23 @@ def named_elsewhere(index: HeadingIndex, reference: Form, decided: Outcome) -> O
     chosen = decided.target
     assert chosen is not None
     rest = {
-        unit for unit in reference.units - index.forms[chosen.position].units if index.telling(unit)
+        unit
+        for unit in reference.units - index.forms[chosen.position].units
+        if not is_light_unit(unit)
     }
-    if not rest:
-        return decided
-    others = sorted(
-        {
-            index.targets[i].heading
-            for i, form in enumerate(index.forms)
-            if index.targets[i].target_id != chosen.target_id
-            and rest & form.units
-            and index.similarity(reference, i)[0] >= patterns.ORDER_THRESHOLD
-        }
-    )
+    others = [
+        i
+        for i, form in enumerate(index.forms)
+        if index.targets[i].target_id != chosen.target_id
+        and rest & form.units
+        and index.similarity(reference, i)[0] >= patterns.ORDER_THRESHOLD
+    ]
+    # the page's topic says nothing of which heading is meant (asked last: it reads the text)
+    others = [i for i in others if any(index.telling(u) for u in rest & index.forms[i].units)]
     if not others:
         return decided
-    return Outcome(Match(reason="ambiguous", candidates=sorted({chosen.heading, *others})))
+    headings = {chosen.heading, *(index.targets[i].heading for i in others)}
+    return Outcome(Match(reason="ambiguous", candidates=sorted(headings)))
 
 
 # --------------------------------------------------------------------- comparisons
