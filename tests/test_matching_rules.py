@@ -249,3 +249,27 @@ def test_bigrams_are_no_rare_words() -> None:
         texts=["알림 유형"] * 5,
     )
     assert index.names_item(Form("알림 유형을"), 0)
+
+
+def test_topic_units_are_found_at_a_word_s_start_in_half_the_sections() -> None:
+    def index(*texts: str) -> HeadingIndex:
+        return HeadingIndex([SectionHeadings("p#0", ("Rate limit headers",))], texts=texts)
+
+    # the stem "limit" in "limits" and "Limiting": three sections of five
+    limits = index("Rate limits apply.", "Past the limits: 429.", "Limiting.", "Tokens.", "x")
+    assert limits.topic("limit")
+    assert not limits.topic("rate")  # one section of five
+    # inside a word it is not found: "Unlimited" twice, "limits" twice
+    inside = index("Rate limits.", "The limits.", "Unlimited plans.", "Unlimited.", "x")
+    assert not inside.topic("limit")
+
+
+def test_a_reference_s_rest_that_is_the_page_s_topic_points_nowhere() -> None:
+    headings = ("Install", "Configure logging", "Log levels", "Docker logging drivers", "Help")
+    sections = [SectionHeadings(f"p#{n}", (h,)) for n, h in enumerate(headings)]
+    reference = Form("Configure logging for Docker")
+    # on a page about Docker, "Docker" in the reference names no heading in particular
+    about_docker = HeadingIndex(sections, texts=["Docker"] * 5)
+    assert fuzzy_rule(about_docker, reference, OPTIONS).match.section_ids == ["p#1"]
+    elsewhere = HeadingIndex(sections, texts=["Docker", "", "", "", ""])
+    assert fuzzy_rule(elsewhere, reference, OPTIONS).match.reason == "ambiguous"
