@@ -1,11 +1,13 @@
 """The headings of one article, keyed for comparison: ``HeadingIndex``.
 
-One way to build it: ``HeadingIndex(sections, anchors)`` from each section's headings in page
-order (``SectionHeadings``: its own heading first, then its subheadings). ``from_article`` gives
-an article's sections, subheadings, anchors and excluded sections; the table recogniser
-(article.py) and check (evaluate/check.py) give the headings they have. The index holds the
-lookups the rules ask (by key, by stripped key, by anchor, a section's H2, the sections between
-two positions) and the unit weights behind ``similarity``; the rules themselves are in
+One way to build it: ``HeadingIndex(sections, anchors, texts)`` from each section's headings
+in page order (``SectionHeadings``: its own heading first, then its subheadings).
+``from_article`` gives an article's sections, subheadings, anchors, excluded sections and
+section texts; the table recogniser (article.py) and check (evaluate/check.py) give the
+headings they have. The index holds the lookups the rules ask (by key, by stripped key, by
+anchor, a section's H2, the sections between two positions), the unit weights behind
+``similarity`` and the page's topic behind ``names_item`` (issue 28: the item that matters
+must match); the rules themselves are in
 rules.py, a table's order in order.py. ``match`` and ``match_rows`` are the index's two entry
 points into them (so this module imports them; they take the index as their first argument and
 import this module for type hints only).
