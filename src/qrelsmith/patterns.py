@@ -254,15 +254,6 @@ RECOGNITION_ROWS = 12
 #: only split when the whole reference matches no heading.
 REFERENCE_SEPARATORS: tuple[str, ...] = ("／", " / ", "、", "；", ";", " | ", "，", ", ")
 
-#: Of those, the weak ones: a comma joins the words of one name as often as two names
-#: ("Cliente, servidor, bidireccional" names one section, the streaming one). A reference is
-#: split at a weak separator only when every part is then exactly a heading; otherwise the
-#: whole reference is matched as one. Strong separators ("／", " / " ...) split as before.
-WEAK_SEPARATORS: frozenset[str] = frozenset({"、", "，", ", "})
-
-#: Brackets removed before comparing a reference with a heading.
-BRACKETS = "()（）[]［］{}｛｝「」『』【】〈〉《》<>＜＞\"'“”‘’"
-
 #: Word-aware matching (matching/). A reference and a heading are compared as units (Latin
 #: words, CJK and Hangul bigrams; text.units), each weighted by its rarity among the article's
 #: own headings (a word every heading shares, such as the class name of an API page, says
@@ -281,32 +272,9 @@ FUZZY_THRESHOLD = 0.55
 #: not guessed (unless the table's order decides, see ORDER_*).
 AMBIGUITY_MARGIN = 0.08
 
-#: A heading contained in a longer reference counts only when it is at least this share of the
-#: reference's characters: short headings ("概要", "Setup") are contained in many references.
-MIN_CONTAINED_SHARE = 0.5
-
-#: A reference contained in a heading needs at least this many characters (after
-#: normalisation): one or two characters are contained everywhere.
-MIN_CONTAINED_CHARS = 2
-
 #: Weight of a light unit (a bigram with hiragana in it, a generic word) against a content
 #: unit: particles and okurigana join every Japanese heading to every other.
 LIGHT_WEIGHT = 0.25
-
-#: A fuzzy candidate must also hold at least this share of the reference's weight: a
-#: reference that shares only its generic words with a heading is not a match.
-MIN_RECALL = 0.5
-
-#: The item that matters (matching/index.py ``names_item``): a fuzzy candidate that shares
-#: only light units and the page's topic with a reference, while each holds a specific unit
-#: the other lacks, is no candidate. A topic unit is one at least TOPIC_SHARE of the
-#: article's sections hold in their text, on an article of at least TOPIC_MIN_SECTIONS
-#: sections (fewer say nothing of a topic). By cross-validation on the dev set's halves
-#: (docs/label-quality.md): TOPIC_SHARE 0.3 / 0.4 / 0.5 / 0.6 / 0.75 give half A 636 right, 1
-#: wrong at every value and half B 599/2, 598/2, 598/1, 597/1, 597/1: 0.5, best on B and
-#: neutral on A. TOPIC_MIN_SECTIONS 3 or 4 cost half B one right row, A none.
-TOPIC_SHARE = 0.5
-TOPIC_MIN_SECTIONS = 5
 
 #: Order: a quick-reference table or link list follows the page's order almost always. Rows of
 #: one table are decided together by a monotone alignment over heading positions. A row with no
@@ -341,23 +309,6 @@ MATCH_CONFIDENCE: dict[str, float] = {
     "content_min": 0.45,
 }
 
-#: Content evidence (matching/content_rule.py, content.py): a row's cells (query, answer)
-#: scored by BM25 against the article's sections. It settles only rows the headings leave
-#: open: a near-tie when content ranks one tied section first by CONTENT_TIE_RATIO (best /
-#: runner-up among all the sections), a weak heading candidate (ORDER_THRESHOLD or more,
-#: CONTENT_AHEAD_MARGIN ahead of every other section's heading) when content ranks it first
-#: by CONTENT_WEAK_RATIO. Chosen on the dev set (benchmarks/README.md): the lowest ratios
-#: that cost no precision there nor on the sample site. Either way the chosen section must
-#: hold the row's answer and its rivals must not (issue 28). A row with no heading candidate
-#: is left open: outside the dev set content chose 7 of 12 such rows wrongly.
-CONTENT_TIE_RATIO = 1.5
-CONTENT_WEAK_RATIO = 1.5
-CONTENT_AHEAD_MARGIN = AMBIGUITY_MARGIN
-
-#: Light stemming of Latin words (text.stem): a word is compared by its first letters, so
-#: "filtros de acciones" meets "Filtros de acción" and "registrar" meets "registro".
-STEM_PREFIX = 5
-
 #: English and Spanish function words: no section name and no query topic. The matcher's and
 #: check's stop words both start from them.
 FUNCTION_WORDS: tuple[str, ...] = (
@@ -374,58 +325,6 @@ MATCH_STOPWORDS: frozenset[str] = frozenset(
         "at", "and", "or", "with", "by", "from", "as", "are", "your", "you", "it", "its", "this",
         "that", "u", "unos", "unas", "al", "su", "sus", "que",
     )
-)  # fmt: skip
-
-#: Words that name no section on their own ("how to", "方法", "手順", "場合", "사용", "방법"):
-#: they weigh little in the similarity. Latin words are compared by their stems (text.stem);
-#: CJK and Hangul ones are bigrams, as the units are. Kana bigrams are light already.
-GENERIC_UNITS: frozenset[str] = frozenset(
-    [
-        "how", "use", "using", "usar", "uso", "about", "overview", "introduction", "example",
-        "examples", "ejemplo", "informacion", "general",
-        "方法", "手順", "場合", "使用", "概要", "設定",
-        "사용", "방법", "개요", "설정", "하기", "하는",
-    ]
-)  # fmt: skip
-
-#: A row whose own cells say its answer is in another article or on another page is never
-#: labelled in this one (reason ``elsewhere``, matching/elsewhere.py): outside the dev set
-#: content gave such rows ("別記事で解説", "Covered in another article", "JOIN の詳細（別記事）")
-#: the section its text ranked first (issue 28). Phrases per language (ja, en, es, ko, zh, as
-#: the header keywords), compared accent- and case-folded; Latin ones on word boundaries. None
-#: occurs in the dev set's 1,386 rows, whose references all lead into their own page.
-ELSEWHERE_PHRASES: tuple[str, ...] = (
-    "別記事", "別の記事", "別ページ", "別のページ", "別稿", "他の記事", "別エントリ",
-    "another article", "separate article", "other article", "different article",
-    "another post", "separate post", "another page", "separate page", "covered elsewhere",
-    "otro artículo", "artículo aparte", "artículo independiente", "artículo separado",
-    "otra página", "página aparte", "otra entrada",
-    "다른 문서", "다른 글", "별도 문서", "별도의 문서", "별도 글", "다른 아티클", "다른 페이지",
-    "별도 페이지", "다른 게시물",
-    "另一篇", "其他文章", "另文", "单独的文章", "單獨的文章", "另一页", "另一頁",
-)  # fmt: skip
-#: ... and phrases that send the reader on ("see …", "参照"), which say so only when the row
-#: also links to another page: "see Installing" with no such link names a section of this one.
-SEE_ELSEWHERE_PHRASES: tuple[str, ...] = (
-    "参照", "をご覧", "を見て", "詳しくは",
-    "see", "refer to", "read more", "check out",
-    "ver", "véase", "vea", "consulte", "consultar", "lea",
-    "참조", "참고", "보세요", "확인하세요",
-    "参见", "参阅", "請參閱", "请参阅", "详见", "詳見",
-)  # fmt: skip
-
-#: Link text that names no section: never matched to one, whatever heading it resembles.
-VAGUE_REFERENCES: frozenset[str] = frozenset(
-    [
-        "here", "click here", "this section", "this article", "this page", "learn more",
-        "read more", "more", "more info", "details", "see", "see below", "link", "below", "above",
-        "aquí", "aqui", "aquí.", "esta sección", "este artículo", "más información", "ver",
-        "ver más", "detalles", "enlace",
-        "こちら", "ここ", "詳細", "参照", "詳しくはこちら", "こちらを参照", "リンク", "この節",
-        "このセクション", "下記", "以下",
-        "여기", "이곳", "자세히", "자세한 내용", "참조", "참조하십시오", "참조하세요", "링크",
-        "이 섹션",
-    ]
 )  # fmt: skip
 
 #: A reference that starts with a particle or a list comma is a fragment of a sentence

@@ -15,6 +15,25 @@ from typing import Any
 
 from . import patterns
 
+#: Brackets removed before comparing a reference with a heading.
+BRACKETS = "()（）[]［］{}｛｝「」『』【】〈〉《》<>＜＞\"'“”‘’"
+
+#: Light stemming of Latin words (text.stem): a word is compared by its first letters, so
+#: "filtros de acciones" meets "Filtros de acción" and "registrar" meets "registro".
+STEM_PREFIX = 5
+
+#: Words that name no section on their own ("how to", "方法", "手順", "場合", "사용", "방법"):
+#: they weigh little in the similarity. Latin words are compared by their stems (text.stem);
+#: CJK and Hangul ones are bigrams, as the units are. Kana bigrams are light already.
+GENERIC_UNITS: frozenset[str] = frozenset(
+    [
+        "how", "use", "using", "usar", "uso", "about", "overview", "introduction", "example",
+        "examples", "ejemplo", "informacion", "general",
+        "方法", "手順", "場合", "使用", "概要", "設定",
+        "사용", "방법", "개요", "설정", "하기", "하는",
+    ]
+)  # fmt: skip
+
 _SPACE = re.compile(r"\s+")
 #: Leading section numbers ("3.", "3.2", "第3章", "(3)", "Step 3:") are not part of a heading's
 #: name: references rarely repeat them.
@@ -22,7 +41,7 @@ _SPACE = re.compile(r"\s+")
 _NUMBERING = re.compile(
     r"^(?:第\d+[章節]?|\d+(?:[.\-]\d+)+[.:)、]?|\d+[.:)、．]|\(\d+\)|step\s*\d+[.:]?)\s*"
 )
-_BRACKETS = re.compile("[" + re.escape(patterns.BRACKETS) + "]")
+_BRACKETS = re.compile("[" + re.escape(BRACKETS) + "]")
 _PUNCTUATION_EDGES = re.compile(r"^[\s:：、。,.・\-–—]+|[\s:：、。,.・\-–—?？!！]+$")
 
 
@@ -150,15 +169,15 @@ _IDENTIFIER = re.compile(r"[a-z][A-Z]|[_0-9#+~]")
 
 
 def stem(word: str, original: str = "") -> str:
-    """A light stem of a Latin word: its first ``patterns.STEM_PREFIX`` letters.
+    """A light stem of a Latin word: its first ``STEM_PREFIX`` letters.
 
     Truncation joins the forms of a word across Spanish and English ("registrar" /
     "registro", "configure" / "configuration"). Identifiers ("GetImageIndex", "max_size",
     "v4tov6") are kept whole: ``original`` is the word as written, whose inner capitals say so.
     """
-    if len(word) <= patterns.STEM_PREFIX or not word.isalpha() or _IDENTIFIER.search(original):
+    if len(word) <= STEM_PREFIX or not word.isalpha() or _IDENTIFIER.search(original):
         return word
-    return word[: patterns.STEM_PREFIX]
+    return word[:STEM_PREFIX]
 
 
 def units(text: str) -> list[str]:
@@ -185,7 +204,7 @@ def units(text: str) -> list[str]:
     return out
 
 
-_GENERIC = frozenset(stem(word) for word in patterns.GENERIC_UNITS)
+_GENERIC = frozenset(stem(word) for word in GENERIC_UNITS)
 
 
 def is_light_unit(unit: str) -> bool:

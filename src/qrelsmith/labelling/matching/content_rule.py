@@ -24,6 +24,19 @@ from .rules import Outcome, accept
 if TYPE_CHECKING:
     from .index import HeadingIndex
 
+#: Content evidence (this rule, content.py): a row's cells (query, answer)
+#: scored by BM25 against the article's sections. It settles only rows the headings leave
+#: open: a near-tie when content ranks one tied section first by CONTENT_TIE_RATIO (best /
+#: runner-up among all the sections), a weak heading candidate (ORDER_THRESHOLD or more,
+#: CONTENT_AHEAD_MARGIN ahead of every other section's heading) when content ranks it first
+#: by CONTENT_WEAK_RATIO. Chosen on the dev set (benchmarks/README.md): the lowest ratios
+#: that cost no precision there nor on the sample site. Either way the chosen section must
+#: hold the row's answer and its rivals must not (issue 28). A row with no heading candidate
+#: is left open: outside the dev set content chose 7 of 12 such rows wrongly.
+CONTENT_TIE_RATIO = 1.5
+CONTENT_WEAK_RATIO = 1.5
+CONTENT_AHEAD_MARGIN = patterns.AMBIGUITY_MARGIN
+
 #: Which of the row's cells (by number) a section (by id) holds: ``SectionText.held``.
 Holds = Callable[[str], frozenset[int]]
 
@@ -60,7 +73,7 @@ def by_content(
             within = [t for t in tied if t.within(low, high)]
             tied = within or tied
         chosen = next((t for t in tied if t.target_id == top), None)
-        if chosen is None or ratio < patterns.CONTENT_TIE_RATIO:
+        if chosen is None or ratio < CONTENT_TIE_RATIO:
             return None
         if not answer_only_in(top, (t.target_id for t in tied), holds):
             return None
@@ -72,8 +85,8 @@ def by_content(
     if best.target_id != top:
         return None  # the headings' best guess and the text disagree: stay open
     if (
-        best_score - (runner_up[0] if runner_up else 0.0) >= patterns.CONTENT_AHEAD_MARGIN
-        and ratio >= patterns.CONTENT_WEAK_RATIO
+        best_score - (runner_up[0] if runner_up else 0.0) >= CONTENT_AHEAD_MARGIN
+        and ratio >= CONTENT_WEAK_RATIO
         and answer_only_in(top, [runner_up[1].target_id] if runner_up else [], holds)
     ):
         return accept(best, "content", content_confidence(ratio), [])
@@ -95,6 +108,6 @@ def content_confidence(ratio: float) -> float:
     """From ``content_min`` at the least ratio accepted to ``content_max`` as the runner-up
     fades (ratio to infinity): always under every fuzzy match."""
     low, high = patterns.MATCH_CONFIDENCE["content_min"], patterns.MATCH_CONFIDENCE["content_max"]
-    least = min(patterns.CONTENT_TIE_RATIO, patterns.CONTENT_WEAK_RATIO)
+    least = min(CONTENT_TIE_RATIO, CONTENT_WEAK_RATIO)
     share = 1.0 if math.isinf(ratio) else max(0.0, 1 - least / ratio)
     return round(low + (high - low) * share, 4)

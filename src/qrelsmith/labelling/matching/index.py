@@ -32,6 +32,17 @@ from ..content import SectionText
 from . import order, rules
 from .forms import Form, Target
 
+#: The item that matters (matching/index.py ``names_item``): a fuzzy candidate that shares
+#: only light units and the page's topic with a reference, while each holds a specific unit
+#: the other lacks, is no candidate. A topic unit is one at least TOPIC_SHARE of the
+#: article's sections hold in their text, on an article of at least TOPIC_MIN_SECTIONS
+#: sections (fewer say nothing of a topic). By cross-validation on the dev set's halves
+#: (docs/label-quality.md): TOPIC_SHARE 0.3 / 0.4 / 0.5 / 0.6 / 0.75 give half A 636 right, 1
+#: wrong at every value and half B 599/2, 598/2, 598/1, 597/1, 597/1: 0.5, best on B and
+#: neutral on A. TOPIC_MIN_SECTIONS 3 or 4 cost half B one right row, A none.
+TOPIC_SHARE = 0.5
+TOPIC_MIN_SECTIONS = 5
+
 #: Weight of a unit found in no heading, against one found in exactly one: such a unit (a
 #: class name the headings translate, a word the author added) cannot point at a heading, but
 #: a reference made only of such units names none. Weighting it as the rarest unit lost 16
@@ -182,12 +193,12 @@ class HeadingIndex:
         return [comparable(text) for text in self.texts]
 
     def topic(self, unit: str) -> bool:
-        """A unit of the page's topic: at least ``patterns.TOPIC_SHARE`` of its sections hold
+        """A unit of the page's topic: at least ``TOPIC_SHARE`` of its sections hold
         it in their text ("エラー" on a page of Excel errors, "rate" and "limit" on one of rate
-        limits), on a page of ``patterns.TOPIC_MIN_SECTIONS`` sections or more (fewer say
+        limits), on a page of ``TOPIC_MIN_SECTIONS`` sections or more (fewer say
         nothing of a topic). A Latin unit (a word's stem) is looked for at a word's start, a
         bigram anywhere; asked only of the few units a candidate's verdict turns on."""
-        if len(self.texts) < patterns.TOPIC_MIN_SECTIONS:
+        if len(self.texts) < TOPIC_MIN_SECTIONS:
             return False
         known = self._topics.get(unit)
         if known is None:
@@ -196,7 +207,7 @@ class HeadingIndex:
                 held = sum(1 for text in self._folded_texts if start.search(text))
             else:
                 held = sum(1 for text in self._folded_texts if unit in text)
-            known = self._topics[unit] = held >= patterns.TOPIC_SHARE * len(self.texts)
+            known = self._topics[unit] = held >= TOPIC_SHARE * len(self.texts)
         return known
 
     def telling(self, unit: str) -> bool:

@@ -23,6 +23,38 @@ from .forms import Form, Target, stripped_text
 if TYPE_CHECKING:
     from .index import HeadingIndex
 
+#: Of those, the weak ones: a comma joins the words of one name as often as two names
+#: ("Cliente, servidor, bidireccional" names one section, the streaming one). A reference is
+#: split at a weak separator only when every part is then exactly a heading; otherwise the
+#: whole reference is matched as one. Strong separators ("／", " / " ...) split as before.
+WEAK_SEPARATORS: frozenset[str] = frozenset({"、", "，", ", "})
+
+#: A heading contained in a longer reference counts only when it is at least this share of the
+#: reference's characters: short headings ("概要", "Setup") are contained in many references.
+MIN_CONTAINED_SHARE = 0.5
+
+#: A reference contained in a heading needs at least this many characters (after
+#: normalisation): one or two characters are contained everywhere.
+MIN_CONTAINED_CHARS = 2
+
+#: A fuzzy candidate must also hold at least this share of the reference's weight: a
+#: reference that shares only its generic words with a heading is not a match.
+MIN_RECALL = 0.5
+
+#: Link text that names no section: never matched to one, whatever heading it resembles.
+VAGUE_REFERENCES: frozenset[str] = frozenset(
+    [
+        "here", "click here", "this section", "this article", "this page", "learn more",
+        "read more", "more", "more info", "details", "see", "see below", "link", "below", "above",
+        "aquí", "aqui", "aquí.", "esta sección", "este artículo", "más información", "ver",
+        "ver más", "detalles", "enlace",
+        "こちら", "ここ", "詳細", "参照", "詳しくはこちら", "こちらを参照", "リンク", "この節",
+        "このセクション", "下記", "以下",
+        "여기", "이곳", "자세히", "자세한 내용", "참조", "참조하십시오", "참조하세요", "링크",
+        "이 섹션",
+    ]
+)  # fmt: skip
+
 #: Prefix marking a candidate that is an excluded section (FAQ, summary ...): a reference that
 #: lands there has no corpus target and is rejected rather than sent to a neighbour.
 EXCLUDED_MARK = "excluded:"
@@ -63,8 +95,8 @@ def outcome(
         return Outcome(Match(section_ids=linked, rule="anchor", confidence=1.0), target=target)
     if not heading_key(reference):
         return Outcome(Match(reason="empty"))
-    strong = [s for s in options.reference_separators if s not in patterns.WEAK_SEPARATORS]
-    weak = [s for s in options.reference_separators if s in patterns.WEAK_SEPARATORS]
+    strong = [s for s in options.reference_separators if s not in WEAK_SEPARATORS]
+    weak = [s for s in options.reference_separators if s in WEAK_SEPARATORS]
     whole = _match_listed(index, reference, weak, options, fuzzy)
     if whole.match.rule == "exact":
         return whole
@@ -100,7 +132,7 @@ def _match_listed(
     index: HeadingIndex, text: str, weak: Sequence[str], options: BuildOptions, fuzzy: bool
 ) -> Outcome:
     """``text`` as one reference, unless a weak separator splits it into parts that are
-    each exactly a heading (``patterns.WEAK_SEPARATORS``)."""
+    each exactly a heading (``WEAK_SEPARATORS``)."""
     whole = match_part(index, text, options, fuzzy)
     if whole.match.rule == "exact":
         return whole
@@ -160,7 +192,7 @@ def exact(index: HeadingIndex, reference: Form, options: BuildOptions) -> Outcom
 
 def vague(index: HeadingIndex, reference: Form, options: BuildOptions) -> Outcome | None:
     """Vague link text ("here", こちら) names no section: rejected, unless equal to a heading."""
-    if " ".join(reference.plain.split()).strip(" .:：。!！") in patterns.VAGUE_REFERENCES:
+    if " ".join(reference.plain.split()).strip(" .:：。!！") in VAGUE_REFERENCES:
         return Outcome(Match(reason="vague"))
     return None
 
@@ -184,7 +216,7 @@ def too_short(index: HeadingIndex, reference: Form, options: BuildOptions) -> Ou
     """A sentence fragment ("を使用") or a reference too short to stand inside a heading
     matches nothing but an equal heading."""
     fragment = patterns.FRAGMENT_START.match(reference.plain)
-    if len(reference.key) < patterns.MIN_CONTAINED_CHARS or fragment:
+    if len(reference.key) < MIN_CONTAINED_CHARS or fragment:
         return Outcome(Match(reason="unmatched"))
     return None
 
@@ -229,7 +261,7 @@ def fuzzy_rule(index: HeadingIndex, reference: Form, options: BuildOptions) -> O
             continue
         score, recall = index.similarity(reference, i)
         rivals.append((score, i))
-        if recall >= patterns.MIN_RECALL or heading_inside(reference, index.forms[i]):
+        if recall >= MIN_RECALL or heading_inside(reference, index.forms[i]):
             scored.append((score, i))
     # a candidate that shares only generic or topic words and differs in the item named
     # ("#VALUE! エラー" / "#N/A エラーの意味") is none, for the order and content either
@@ -318,7 +350,7 @@ def reference_inside(reference: Form, heading: Form) -> bool:
     By tokens, or in the space-free key when the words that meet there are cut at
     punctuation: machine-translated pages split identifiers ("CStockPropImpl::p ut_Font").
     """
-    if len(reference.key) < patterns.MIN_CONTAINED_CHARS:
+    if len(reference.key) < MIN_CONTAINED_CHARS:
         return False
     if _inside(reference.tokens, heading.tokens):
         return True
@@ -342,7 +374,7 @@ def _word_char(char: str) -> bool:
 def heading_inside(reference: Form, heading: Form) -> bool:
     """The heading's tokens stand in the reference and make up enough of it."""
     share = sum(map(len, heading.tokens)) / max(1, sum(map(len, reference.tokens)))
-    return share >= patterns.MIN_CONTAINED_SHARE and _inside(heading.tokens, reference.tokens)
+    return share >= MIN_CONTAINED_SHARE and _inside(heading.tokens, reference.tokens)
 
 
 def _inside(needle: tuple[str, ...], haystack: tuple[str, ...]) -> bool:
