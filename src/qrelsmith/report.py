@@ -19,6 +19,7 @@ from .config import Config
 from .models import (
     OPTIONAL_RULES,
     RULE_ORDER,
+    TABLE_SOURCE,
     Counts,
     InternalError,
     Manifest,
@@ -27,6 +28,7 @@ from .models import (
     Replaced,
     Report,
     Skipped,
+    SourceCounts,
     TableCandidate,
     TableMiss,
     Tables,
@@ -94,6 +96,13 @@ class ReportBuilder:
         self.candidates: list[TableCandidate] = []
         self.articles = self.excluded = self.excluded_by_links = self.without_table = 0
         self.rows = 0
+        #: per source other than the table: articles with a candidate, candidates, reasons
+        self.source_articles: Counter[str] = Counter()
+        self.source_candidates: Counter[str] = Counter()
+        self.source_reasons: dict[str, Counter[str]] = {}
+        self.by_kind: Counter[str] = Counter()
+        #: the questions kept so far (``faq.question_key``) and the query that asked each
+        self.asked: dict[str, str] = {}
 
     def fold(self, ordered: Iterable[PageResult]) -> Iterator[PageResult]:
         """The results to write, in article-id order: of pages with the same article id, the
@@ -109,8 +118,43 @@ class ReportBuilder:
                         f"the one in {first.source} kept"
                     )
                 self.skipped.append(Skipped(path=other.path, reason=reason))
+            self._once(first)
             self._count(first)
             yield first
+
+    def _once(self, page: PageResult) -> None:
+        """Drop the page's questions another page of the build already asked (near-duplicates
+        of one site: a FAQ repeated on several pages), keeping the first in article order."""
+        if not page.keeps_records():
+            return
+        from .sources.faq import question_key  # the one key questions are compared by
+
+        kept = []
+        for number, query in enumerate(page.queries):
+            key = question_key(query.query) if query.kind != TABLE_SOURCE else ""
+            first = self.asked.get(key) if key else None
+            if first is None:
+                if key:
+                    self.asked[key] = query.qid
+                kept.append(number)
+                continue
+            page.rejected.append(
+                Rejected(
+                    path=query.origin.path,
+                    kind=query.kind,
+                    row=query.origin.row,
+                    query=query.query,
+                    reference=query.locator or "",
+                    reason="near_duplicate",
+                    candidates=[first],
+                )
+            )
+        if len(kept) == len(page.queries):
+            return
+        page.queries = [page.queries[n] for n in kept]
+        page.matches = [page.matches[n] for n in kept]
+        page.kinds = [page.kinds[n] for n in kept]
+        page.overlaps = [page.overlaps[n] for n in kept]
 
     def _count(self, page: PageResult) -> None:
         self.digest.update(f"{page.article_id}\0{page.digest}\n".encode())
@@ -130,9 +174,19 @@ class ReportBuilder:
         if not page.has_table and page.table_miss is not None:
             self._missed(page.path, page.table_miss)
         self.section_chars.extend(page.section_chars)
-        if page.has_table:
+        if page.has_table or page.candidates:
             self.queries_per_article.append(len(page.matches))
         self.by_match.update(page.matches)
+        self.by_kind.update(page.kinds)
+        if page.has_table:
+            self.source_articles[TABLE_SOURCE] += 1
+        for kind, found in page.candidates.items():
+            self.source_articles[kind] += 1
+            self.source_candidates[kind] += found
+        for note in page.notes:
+            self.source_reasons.setdefault(note.kind, Counter())[note.reason] += 1
+        for rejected in page.rejected:
+            self.source_reasons.setdefault(rejected.kind, Counter())[rejected.reason] += 1
         for shares in page.overlaps:
             if shares is None:
                 self.without_units += 1
@@ -188,6 +242,7 @@ class ReportBuilder:
                 reasons={reason: self.misses.get(reason, 0) for reason in _MISS_RANK},
                 candidates=sorted(self.candidates, key=_closeness)[:TABLE_CANDIDATES],
             ),
+            sources=self._sources(config),
             manifest=Manifest(
                 tool="qrelsmith",
                 version=__version__,
@@ -195,6 +250,24 @@ class ReportBuilder:
                 inputs_sha256=self.digest.hexdigest(),
             ),
         )
+
+    def _sources(self, config: Config) -> dict[str, SourceCounts] | None:
+        """report.json's ``sources``: None in a table-only build (its counts are the table's)."""
+        kinds = config.build.sources
+        if list(kinds) == [TABLE_SOURCE]:
+            return None
+        out = {}
+        for kind in kinds:
+            reasons = self.source_reasons.get(kind, Counter())
+            rejected = sum(r.kind == kind for r in self.rejected)
+            out[kind] = SourceCounts(
+                articles=self.source_articles[kind],
+                candidates=self.rows if kind == TABLE_SOURCE else self.source_candidates[kind],
+                queries=self.by_kind[kind],
+                rejected=rejected,
+                reasons=dict(sorted(reasons.items())),
+            )
+        return out
 
 
 def build_summary(report: Report, out: Path) -> str:
@@ -211,6 +284,20 @@ def build_summary(report: Report, out: Path) -> str:
         f"{counts.articles_without_table}; skipped pages: {counts.skipped}"
         + (f"; internal errors: {counts.internal_errors}" if counts.internal_errors else ""),
     ]
+    if report.sources is not None:
+        lines.append(
+            "  by source: "
+            + "; ".join(
+                f"{kind} {counts.queries} queries of {counts.candidates} "
+                f"{'rows' if kind == TABLE_SOURCE else 'questions'}"
+                + (
+                    " (" + ", ".join(f"{r} {n}" for r, n in counts.reasons.items()) + ")"
+                    if counts.reasons
+                    else ""
+                )
+                for kind, counts in report.sources.items()
+            )
+        )
     lines += tables_summary(report)
     for folder in report.passed_over:
         files = "file" if folder.files == 1 else "files"

@@ -91,6 +91,14 @@ def register(subparsers: Any) -> None:
         help="also match the rows the lexical rules leave unmatched or ambiguous with a "
         "multilingual sentence encoder (the [semantic] extra; [build] semantic = true)",
     )
+    parser.add_argument(
+        "--sources",
+        type=lambda text: [name.strip() for name in text.split(",") if name.strip()],
+        default=None,
+        metavar="KINDS",
+        help="query sources to read, comma-separated (table, faq; default table; [build] "
+        'sources = ["table", "faq"]); docs/sources.md',
+    )
     add_quiet(parser, "no progress line, nothing printed on success")
     parser.set_defaults(func=run_build)
 
@@ -122,7 +130,7 @@ def run_build(args: argparse.Namespace) -> int:
     """Build, swap the outputs in whole, print the summary; see EXAMPLES for exit codes."""
     config = config_of(args)
     config = config.model_copy(
-        update={"build": override(config.build, args, ("semantic", "ascii_ids"))}
+        update={"build": override(config.build, args, ("semantic", "ascii_ids", "sources"))}
     )
     if config.build.semantic:
         from ..semantic import encoder
