@@ -404,6 +404,8 @@ def find_root(document: Element, selectors: list[str]) -> Element:
         # the benchmark crawl; see ``first_element``).
         for css in selectors:
             found = first_element(document, css)
+            if found is None and css == "main":
+                found = _main_landmark(document)
             if found is not None:
                 return found
         return document
@@ -413,6 +415,19 @@ def find_root(document: Element, selectors: list[str]) -> Element:
             element: Element = found[0]
             return element
     return document
+
+
+#: ``role="main"``: the ARIA landmark that is what <main> is, on pages of generators that
+#: write no <main> (MkDocs' default theme: ``div.col-md-9[role=main]``; Sphinx's basic theme:
+#: ``div.body[role=main]``), whose <body> also holds a search dialog and keyboard help.
+_MAIN_ROLE = etree.XPath("(//*[@role='main'])[1]")
+
+
+def _main_landmark(document: Element) -> Element | None:
+    """The first element with ``role="main"``: the selector ``main`` takes it when the page
+    has no <main> element (``patterns.ARTICLE_SELECTORS``)."""
+    found = _MAIN_ROLE(document)
+    return found[0] if isinstance(found, list) and found else None
 
 
 def first_element(root: Element, tag: str) -> Element | None:

@@ -13,6 +13,8 @@ from typing import Literal
 
 #: CSS selectors tried in order for the article root; the first that matches wins. Blogs and
 #: docs sites wrap the body in <article> or <main>; <body> is the fallback for bare pages.
+#: "main" also takes an element with ``role="main"`` (the ARIA landmark <main> stands for)
+#: when the page has no <main>: MkDocs' default theme and Sphinx write one (``parse.find_root``).
 ARTICLE_SELECTORS: tuple[str, ...] = ("article", "main", "body")
 
 #: Heading permalink anchors, whose content no text read includes (their ids stay, for

@@ -334,8 +334,9 @@ def tables_summary(report: Report) -> list[str]:
         named = (
             f", {best.named} of {best.rows} rows name a heading ({sections})" if best.named else ""
         )
+        caption = f'"{best.caption}" ' if best.caption else "(no caption) "
         lines.append(
-            f'  closest table: {best.path} "{best.caption}" [{" | ".join(best.header)}]{named} '
+            f"  closest table: {best.path} {caption}[{' | '.join(best.header)}]{named} "
             f'(report.json "tables")'
         )
         lines.append(
@@ -359,4 +360,47 @@ def nothing_built(report: Report, paths: Sequence[Path]) -> str:
     return (
         f"no article built from {inputs}: {pages} skipped "
         f"(first {path}: {reason}); the previous build is left as it was"
+    )
+
+
+def why_no_query(report: Report | None) -> str:
+    """Why a build holds no query, source by source (the one answer of build, check and
+    validate): the sources tried and what each found."""
+    if report is None:
+        return "no report.json says which query sources were tried"
+    counts = report.counts
+    sources = report.sources or {
+        TABLE_SOURCE: SourceCounts(
+            articles=counts.articles - counts.articles_without_table,
+            candidates=counts.rows,
+            queries=counts.queries,
+            rejected=counts.rejected,
+            reasons=dict(Counter(r.reason for r in report.rejected)),
+        )
+    }
+    parts = []
+    for kind, found in sources.items():
+        if found.candidates:
+            reasons = ", ".join(f"{r} {n}" for r, n in found.reasons.items())
+            parts.append(f"{kind}: {found.candidates} found, none kept ({reasons})")
+        elif kind == TABLE_SOURCE:
+            misses = "; ".join(
+                f"{n} {_MISS_WORDS[r]}" for r, n in report.tables.reasons.items() if n
+            )
+            parts.append(f"{kind}: no quick-reference table ({misses or 'no article'})")
+        else:
+            from .sources import SOURCES  # each source says what it looks for
+
+            looked = SOURCES[kind].looks_for if kind in SOURCES else "nothing found"
+            notes = ", ".join(f"{r} {n}" for r, n in found.reasons.items())
+            parts.append(f"{kind}: {looked}" + (f" ({notes})" if notes else ""))
+    return "sources tried: " + "; ".join(parts)
+
+
+def nothing_asked(report: Report, paths: Sequence[Path]) -> str:
+    """The one-line error of a build that yields articles but no query."""
+    inputs = ", ".join(map(str, paths))
+    return (
+        f"no query built from {inputs} ({report.counts.articles} articles): "
+        f"{why_no_query(report)}; the previous build is left as it was"
     )

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..buildfolder import build_topics, iter_records, load_build
+from ..buildfolder import build_topics, iter_records, load_build, no_query_line
 from ..config import BaselineOptions, EvalOptions
 from ..errors import DataError, UsageError
 from ..files import atomic_open, dumps
@@ -213,6 +213,8 @@ def run_check(args: argparse.Namespace) -> int:
 
     config = config_of(args)
     build = load_build(args.dir, need=(CORPUS,))
+    if not build.topics:  # "0 of 0 look suspicious" would say nothing: say why
+        raise DataError(no_query_line(build.folder))
     if args.run:
         run = read_run(args.run, warn)
     else:

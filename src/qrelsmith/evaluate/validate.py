@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from .. import layout
-from ..buildfolder import read_corpus, read_golden, read_records, read_topics
+from ..buildfolder import no_query_line, read_corpus, read_golden, read_records, read_topics
 from ..errors import DataError, UsageError
 from ..files import iter_lines
 from ..labels import NAMED, named_in
@@ -117,7 +117,10 @@ def validate_build(root: str | Path) -> list[Problem]:
     rows = _read_qrels_rows(folder / layout.QRELS, problems)
     for name, empty in ((layout.CORPUS, not corpus_ids), (layout.QUERIES, not queries)):
         if empty:  # nothing to evaluate against: such a set measures nothing
-            problems.append(Problem(kind="empty", file=name, message=f"{name} is empty"))
+            message = f"{name} is empty"
+            if name == layout.QUERIES:  # the build's own answer: the sources and why
+                message += f": {no_query_line(folder)}"
+            problems.append(Problem(kind="empty", file=name, message=message))
 
     for name, ids in ((layout.CORPUS, corpus_ids), (layout.QUERIES, list(queries))):
         for value, count in Counter(ids).items():

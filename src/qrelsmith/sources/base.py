@@ -53,6 +53,11 @@ class Source(Protocol):
         """Its name in ``[build] sources``, query ids and report.json."""
         ...
 
+    @property
+    def looks_for(self) -> str:
+        """What it found none of, in words, for a build that yields no query."""
+        ...
+
     def find(self, page: PageContext) -> Found:
         """Candidates of the page (may remove elements of ``page.root`` they hold)."""
         ...

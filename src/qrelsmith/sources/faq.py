@@ -53,7 +53,7 @@ from ..models import (
     SourceNote,
 )
 from ..overlap import with_overlap
-from ..parse import Element, dropped, remove_element
+from ..parse import Element, dropped, remove_element, without_permalinks
 from ..patterns import MAX_QUERY_CHARS
 from ..sections import HEADING_TAGS, exclusion_pattern, heading_level, marked_text
 from ..text import fold_space, squashed
@@ -194,6 +194,11 @@ def _microdata(document: Element) -> list[tuple[str, str, str, Element]]:
 # --------------------------------------------------------------------------- the page's markup
 
 
+def _read(element: Element, options: BuildOptions) -> str:
+    """An element's text without its heading permalinks (Sphinx's "¶")."""
+    return fold_space("".join(without_permalinks(element, options.permalink_selectors).itertext()))
+
+
 def _is_faq_heading(text: str, options: BuildOptions) -> bool:
     """A section heading that names a FAQ and is kept out of the corpus."""
     return bool(patterns.FAQ_PAGE_TITLE.search(text)) and (
@@ -235,7 +240,7 @@ def _dom_pairs(
             continue
         rank = heading_level(element.tag)
         if rank and rank <= level:
-            heading = fold_space("".join(element.itertext()))
+            heading = _read(element, options)
             if not faq_page:
                 in_faq = rank == level and _is_faq_heading(heading, options)
             section = heading
@@ -244,7 +249,7 @@ def _dom_pairs(
         if any(parent in taken for parent in element.iterancestors()):
             continue
         where = f"section {section!r}: " if section else ""
-        question = fold_space("".join(element.itertext()))
+        question = _read(element, options)
         if rank and (rank > level or faq_page) and rank > 1:
             asks = patterns.FAQ_QUESTION_END.search(question) or patterns.FAQ_QUESTION_MARK.match(
                 question
@@ -261,9 +266,12 @@ def _dom_pairs(
             summary = element.find("summary")
             if summary is None:
                 continue
-            asked = fold_space("".join(summary.itertext()))
+            asked = _read(summary, options)
             taken.add(element)
-            yield asked, [element], [element], f"{where}details {asked[:60]!r}"
+            answer = [
+                child for child in element if isinstance(child.tag, str) and child is not summary
+            ]
+            yield asked, [element], answer, f"{where}details {asked[:60]!r}"
         elif element.tag == "dl":
             taken.add(element)
             terms = [child for child in element if child.tag in ("dt", "dd")]
@@ -275,13 +283,13 @@ def _dom_pairs(
                     if following.tag == "dt":
                         break
                     definitions.append(following)
-                asked = fold_space("".join(term.itertext()))
+                asked = _read(term, options)
                 yield asked, [term], definitions, f"{where}dl {asked[:60]!r}"
 
 
 def _faq_page(page: PageContext) -> bool:
     first = page.root.find(".//h1")
-    heading = fold_space("".join(first.itertext())) if first is not None else ""
+    heading = _read(first, page.options) if first is not None else ""
     return bool(
         patterns.FAQ_PAGE_TITLE.search(page.title) or patterns.FAQ_PAGE_TITLE.search(heading)
     )
@@ -289,13 +297,14 @@ def _faq_page(page: PageContext) -> bool:
 
 def _has_faq_section(root: Element, options: BuildOptions) -> bool:
     tag = f"h{options.section_level}"
-    return any(_is_faq_heading(fold_space("".join(h.itertext())), options) for h in root.iter(tag))
+    return any(_is_faq_heading(_read(h, options), options) for h in root.iter(tag))
 
 
 class FaqSource:
     """FAQ questions with their authors' answers (``[build] sources = ["table", "faq"]``)."""
 
     kind = KIND
+    looks_for = "no FAQ question (no FAQ section, FAQ page, FAQPage JSON-LD or microdata Question)"
 
     def find(self, page: PageContext) -> Found:
         """The page's question/answer pairs (see the module doc); on a FAQ page or in markup
@@ -313,8 +322,6 @@ class FaqSource:
             if element is not root and element not in root.iterancestors():
                 remove_element(element)
         for question, answer, locator in marked:
-            if question_key(question) in seen and question_key(question):
-                continue  # the same FAQ in JSON-LD and in microdata
             seen.add(question_key(question))
             self._add(found, page, question, answer, locator, own=True)
         if marked:
@@ -346,7 +353,10 @@ class FaqSource:
                 kind=KIND, n=n, query=question, answer=answer, locator=locator, own_document=own
             )
         )
-        if own and answer:
+        asked_before = any(
+            question_key(c.query) == question_key(question) for c in found.candidates[:-1]
+        )
+        if own and answer and not asked_before:  # a repeated question is rejected: no document
             found.documents.append(
                 Section(
                     id=source_document_id(page.article_id, KIND, n),
@@ -366,7 +376,10 @@ class FaqSource:
         rejected: list[Rejected] = []
         seen: set[str] = set()
         ranks: SectionText | None = None
-        texts = [squashed(section.text) for section in article.sections]
+        # a document is its heading (BEIR's title) and its text: the question in either leaks
+        texts = [squashed(s.heading) for s in article.sections if s.heading] + [
+            squashed(s.text) for s in article.sections
+        ]
         for candidate in (c for c in article.candidates if c.kind == KIND):
             key = question_key(candidate.query)
             reason: RejectReason | None = None
@@ -387,7 +400,14 @@ class FaqSource:
                     ranks = SectionText.from_article(article)
                 ranked = ranks.rank([candidate.query, candidate.answer])
                 ratio = ranked.ratio()
-                if ranked.top is None or ratio < patterns.FAQ_BODY_RATIO:
+                # the answer alone must point at the same section: a short answer ("Not
+                # yet.") names nothing, and the question's words alone find its topic's
+                # section, not the one that answers it
+                if (
+                    ranked.top is None
+                    or ratio < patterns.FAQ_BODY_RATIO
+                    or ranks.rank([candidate.answer]).top != ranked.top
+                ):
                     reason = "no_confident_section"
                 else:
                     relevant, rule = [ranked.top], "faq-body"
@@ -441,7 +461,21 @@ def _drop_question_elements(root: Element, keys: set[str]) -> None:
         for element in root.iter(*HEADING_TAGS, "summary", "dt", "button", "strong", "b", "p")
         if question_key("".join(element.itertext())) in keys
     ]
-    for element in found:
+    shown: list[Element] = []
+    for element in found:  # the question and the answer shown after it
+        if element.tag == "summary" and element.getparent() is not None:
+            shown.append(element.getparent())
+        elif element.tag == "dt":
+            shown.append(element)
+            for sibling in element.itersiblings():
+                if sibling.tag != "dd":
+                    break
+                shown.append(sibling)
+        elif heading_level(element.tag) or element.tag == "p":
+            shown += [element, *_answer_siblings(element, 0)]
+        else:
+            shown.append(element)
+    for element in dict.fromkeys(shown):
         remove_element(element)
 
 

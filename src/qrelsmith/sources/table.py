@@ -50,6 +50,7 @@ class TableSource:
     """The quick-reference table (``[build] sources = ["table"]``, the default)."""
 
     kind = TABLE_SOURCE
+    looks_for = "no quick-reference table"
 
     def find(self, page: PageContext) -> Found:
         """The page's quick-reference table, taken out of the tree, or why there is none."""
