@@ -17,7 +17,7 @@ from ..models import (
     SourceNote,
     TableMiss,
 )
-from ..parse import Element
+from ..page.parse import Element
 
 
 @dataclass

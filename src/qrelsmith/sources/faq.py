@@ -38,10 +38,10 @@ from lxml import etree, html
 
 from .. import patterns
 from ..config import BuildOptions
-from ..content import SectionText
-from ..evidence import with_evidence
-from ..labels import named, same_article_count
-from ..layout import source_document_id, source_query_id
+from ..labelling.content import SectionText
+from ..labelling.evidence import with_evidence
+from ..labelling.labels import named, same_article_count
+from ..labelling.overlap import with_overlap
 from ..models import (
     Article,
     Candidate,
@@ -52,10 +52,11 @@ from ..models import (
     Section,
     SourceNote,
 )
-from ..overlap import with_overlap
-from ..parse import Element, dropped, remove_element, without_permalinks
+from ..page.parse import Element, remove_element
+from ..page.reading import dropped, without_permalinks
+from ..page.sections import HEADING_TAGS, exclusion_pattern, heading_level, marked_text
 from ..patterns import MAX_QUERY_CHARS
-from ..sections import HEADING_TAGS, exclusion_pattern, heading_level, marked_text
+from ..store.layout import source_document_id, source_query_id
 from ..text import fold_space, squashed
 from .base import Found, PageContext
 

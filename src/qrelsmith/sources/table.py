@@ -8,10 +8,10 @@ the article's headings (``matching.match_table``), the one decision for a table.
 from __future__ import annotations
 
 from ..config import BuildOptions
-from ..evidence import with_evidence
-from ..labels import named, same_article_count
-from ..layout import query_id, section_id
-from ..matching import HeadingIndex, SectionHeadings, match_table
+from ..labelling.evidence import with_evidence
+from ..labelling.labels import named, same_article_count
+from ..labelling.matching import HeadingIndex, SectionHeadings, match_table
+from ..labelling.overlap import with_overlap
 from ..models import (
     TABLE_SOURCE,
     Article,
@@ -22,11 +22,12 @@ from ..models import (
     RejectReason,
     TableMiss,
 )
-from ..overlap import with_overlap
-from ..parse import Element, cleaned, dropped, remove_element
+from ..page.parse import Element, remove_element
+from ..page.quickref import CellTargets, find_table
+from ..page.reading import cleaned, dropped
+from ..page.sections import heading_level
 from ..patterns import MAX_QUERY_CHARS, QUICKREF_MAX_ROWS
-from ..quickref import CellTargets, find_table
-from ..sections import heading_level
+from ..store.layout import query_id, section_id
 from ..text import text_of
 from .base import Found, PageContext
 

@@ -15,8 +15,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import groupby
 from pathlib import Path
 
-from .config import Config
-from .models import (
+from ..config import Config
+from ..labelling.overlap import overlap_report
+from ..models import (
     OPTIONAL_RULES,
     RULE_ORDER,
     TABLE_SOURCE,
@@ -33,9 +34,8 @@ from .models import (
     TableMiss,
     Tables,
 )
-from .overlap import overlap_report
+from ..version import __version__
 from .page_results import PageResult
-from .version import __version__
 
 #: report.json lists this many of the tables closest to being a quick-reference table.
 TABLE_CANDIDATES = 10
@@ -127,7 +127,7 @@ class ReportBuilder:
         of one site: a FAQ repeated on several pages), keeping the first in article order."""
         if not page.keeps_records():
             return
-        from .sources.faq import question_key  # the one key questions are compared by
+        from ..sources.faq import question_key  # the one key questions are compared by
 
         kept = []
         for number, query in enumerate(page.queries):
@@ -389,7 +389,7 @@ def why_no_query(report: Report | None) -> str:
             )
             parts.append(f"{kind}: no quick-reference table ({misses or 'no article'})")
         else:
-            from .sources import SOURCES  # each source says what it looks for
+            from ..sources import SOURCES  # each source says what it looks for
 
             looked = SOURCES[kind].looks_for if kind in SOURCES else "nothing found"
             notes = ", ".join(f"{r} {n}" for r, n in found.reasons.items())

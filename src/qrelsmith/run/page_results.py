@@ -11,14 +11,10 @@ import hashlib
 import sys
 from dataclasses import dataclass, field, replace
 
-from .article import article_queries, parse_article
-from .config import Config
-from .export import render_article
-from .failures import BAD_INPUT, bad_input_reason, internal_error, skipped
-from .ingest import Page
-from .layout import ascii_id
-from .markdown import page_from_markdown
-from .models import (
+from ..config import Config
+from ..export import render_article
+from ..ingest import Page
+from ..models import (
     TABLE_SOURCE,
     CorpusRecord,
     GoldenQuery,
@@ -28,6 +24,10 @@ from .models import (
     SourceNote,
     TableMiss,
 )
+from ..page.article import article_queries, parse_article
+from ..page.markdown import page_from_markdown
+from ..store.layout import ascii_id
+from .failures import BAD_INPUT, bad_input_reason, internal_error, skipped
 from .timeout import deadline
 
 

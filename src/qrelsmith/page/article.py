@@ -8,12 +8,12 @@ The pure core of a build: no files, no clock, no global state. ``parse_article``
 
 from __future__ import annotations
 
-from .config import BuildOptions, build_options
-from .models import Article, GoldenQuery, Rejected
+from ..config import BuildOptions, build_options
+from ..models import Article, GoldenQuery, Rejected
+from ..sources import SOURCES, Found, PageContext
+from ..sources.table import heading_outline
 from .parse import parse_html
 from .sections import split_sections
-from .sources import SOURCES, Found, PageContext
-from .sources.table import heading_outline
 
 __all__ = ["article_queries", "heading_outline", "parse_article"]
 

@@ -21,11 +21,11 @@ from typing import IO, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import DataError, UsageError
+from ..errors import DataError, UsageError
+from ..labelling.labels import sections_by_article
+from ..models import CorpusRecord, GoldenQuery
 from .files import decode_utf8, first_bad_line, iter_lines, read_jsonl, read_source
-from .labels import sections_by_article
 from .layout import CORPUS, GOLDEN, QRELS, QUERIES, article_of
-from .models import CorpusRecord, GoldenQuery
 
 #: qid -> docid -> grade
 Qrels = dict[str, dict[str, int]]
@@ -180,9 +180,9 @@ def read_document(path: Path, model: type[RecordT], what: str) -> RecordT:
 def no_query_line(folder: Path) -> str:
     """The one answer for a build folder without a query (``check`` and ``validate`` say
     what ``build`` says): the query sources report.json names and why each found nothing."""
+    from ..models import Report
+    from ..run.report import why_no_query
     from .layout import REPORT
-    from .models import Report
-    from .report import why_no_query
 
     try:
         report = read_document(folder / REPORT, Report, "report")
