@@ -239,20 +239,16 @@ def test_a_build_without_a_query_gives_one_answer_in_build_check_and_validate(
         "sources tried: table: no quick-reference table (1 without any table); faq: no FAQ "
         "question (no FAQ section, FAQ page, FAQPage JSON-LD or microdata Question)"
     )
-    assert why in capsys.readouterr().err and not out.exists()
-    # a folder holding no query (written by hand, or by an older qrelsmith): the same answer
-    (site / "b.html").write_text(_page(FORMS["headings"]), encoding="utf-8")
-    assert main(["build", str(site), "--out", str(out), "-q", "--sources", "table,faq"]) == 0
-    for name in ("golden.jsonl", "queries.tsv", "qrels.trec"):
-        (out / name).write_text("", encoding="utf-8")
-    capsys.readouterr()
-    assert main(["check", str(out)]) == 1
-    said = capsys.readouterr().err
-    assert said.startswith(f"error: no query in {out}: sources tried: table: no quick-reference")
-    assert main(["validate", str(out)]) == 1
-    assert f"queries.tsv is empty: no query in {out}: sources tried: table" in (
-        capsys.readouterr().out
+    said = capsys.readouterr().err.splitlines()
+    assert said[-1] == (
+        f"error: no query built from {site} (1 articles): {why}; {out} holds the corpus and "
+        "report.json, and no test set"
     )
+    assert (out / "corpus.jsonl").exists() and (out / "golden.jsonl").read_text() == ""
+    assert main(["check", str(out)]) == 1
+    assert capsys.readouterr().err == f"error: no query in {out}: {why}\n"
+    assert main(["validate", str(out)]) == 1
+    assert f"queries.tsv is empty: no query in {out}: {why}" in capsys.readouterr().out
 
 
 def test_sources_are_checked_against_the_registry() -> None:

@@ -817,6 +817,12 @@ FAQ_PAGE_TITLE = re.compile(
     re.IGNORECASE,
 )
 
+#: ... and when at least 1 / FAQ_PAGE_QUESTION_SHARE of its headings (H2-H6) are questions: the
+#: FAQ pages of the benchmark crawl (Python's, git's) and of the generator fixtures have more
+#: question headings than group headings; "FAQ Post Creator", a plugin README whose FAQ is one
+#: section of 17 headings (7 questions), is an article with a FAQ section.
+FAQ_PAGE_QUESTION_SHARE = 2
+
 #: A paragraph that opens a question: "Q.", "Q：", "Q1.", "質問：", "P:" (pregunta),
 #: "Pregunta:" -- the markers of the study's よくある質問 and of Spanish FAQ pages.
 FAQ_QUESTION_MARK = re.compile(

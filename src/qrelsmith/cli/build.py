@@ -14,7 +14,7 @@ from ..models import AuditSample, Report
 from ..run.build import build_to, holds_pages
 from ..run.parallel import default_workers
 from ..run.progress import Progress
-from ..run.report import build_summary
+from ..run.report import build_summary, nothing_asked
 from ..store.files import StagedFolder
 from ..store.layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML
 from .options import (
@@ -28,6 +28,10 @@ from .options import (
     say,
 )
 
+#: Exit code of a build that wrote its outputs but holds no query (a data error: nothing to
+#: evaluate; check and validate give the same answer); skipped pages (3) and internal errors
+#: (4) win over it, the error line is printed all the same.
+EXIT_NO_QUERY = 1
 #: Exit code of a build that wrote its outputs but skipped pages (listed in report.json).
 EXIT_SKIPPED = 3
 #: Exit code of a build that wrote its outputs but lost pages to a bug in qrelsmith (listed in
@@ -50,8 +54,9 @@ is shown on stderr when it is a terminal.
 exit codes: 0 every page built; 3 outputs written, some pages skipped (report.json
 "skipped"); 4 outputs written, pages lost to a bug in qrelsmith (report.json
 "internal_errors"; please report it); 1 data error (no article built, another build
-writing into DIR, a full disk), previous outputs left as they were; 2 usage error (missing
-path, bad config), nothing written."""
+writing into DIR, a full disk), previous outputs left as they were, or no query built
+(outputs written, the error line names the query sources tried and why each found nothing);
+2 usage error (missing path, bad config), nothing written."""
 
 
 def register(subparsers: Any) -> None:
@@ -171,4 +176,7 @@ def run_build(args: argparse.Namespace) -> int:
             "are built; please report it with report.json's internal_errors"
         )
         return EXIT_INTERNAL
+    if not report.counts.queries:  # a set that measures nothing: build, check, validate say why
+        say(f"error: {nothing_asked(report, paths, out)}")
+        return EXIT_SKIPPED if report.skipped else EXIT_NO_QUERY
     return EXIT_SKIPPED if report.skipped else 0

@@ -39,7 +39,7 @@ from ..store.layout import AUDIT_FOLDER, REPORT, VERSIONS_FOLDER
 from .page_results import PageResult, crashed_page, process_page, render_page
 from .parallel import SortedRuns, default_workers, map_ordered, map_unordered
 from .progress import Progress
-from .report import ReportBuilder, nothing_asked, nothing_built
+from .report import ReportBuilder, nothing_built
 
 
 def build(paths: Sequence[str | Path], config: Config | None = None) -> BuildResult:
@@ -129,8 +129,6 @@ def build_to(
         report = _write_build(staged.path, Path(out_dir), checked, config, workers, progress)
         if not report.counts.articles:
             raise DataError(nothing_built(report, checked))
-        if not report.counts.queries:  # a set that measures nothing: say why, keep the old one
-            raise DataError(nothing_asked(report, checked))
         if finish is not None:
             finish(staged, report)
         staged.commit(keep=lambda name: name not in OWN_ENTRIES)

@@ -397,10 +397,11 @@ def why_no_query(report: Report | None) -> str:
     return "sources tried: " + "; ".join(parts)
 
 
-def nothing_asked(report: Report, paths: Sequence[Path]) -> str:
-    """The one-line error of a build that yields articles but no query."""
+def nothing_asked(report: Report, paths: Sequence[Path], out: Path) -> str:
+    """The one-line error of a build that yields articles but no query (its outputs are
+    written: report.json says why each article gave none)."""
     inputs = ", ".join(map(str, paths))
     return (
         f"no query built from {inputs} ({report.counts.articles} articles): "
-        f"{why_no_query(report)}; the previous build is left as it was"
+        f"{why_no_query(report)}; {out} holds the corpus and report.json, and no test set"
     )

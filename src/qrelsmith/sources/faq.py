@@ -71,8 +71,12 @@ _ITEMPROP = etree.XPath(".//*[@itemprop=$name]")
 
 def question_key(question: str) -> str:
     """What two questions are compared by: folded, without white space, punctuation or a
-    "Q." marker (near-duplicates: "How do I X?" and "how do i x")."""
-    return re.sub(r"[\W_]+", "", squashed(patterns.FAQ_QUESTION_MARK.sub("", question)))
+    "Q." marker (near-duplicates: "How do I X?" and "how do i x"); the symbols that make a
+    name ("C++", "C#") are kept: Python's FAQ asks about functions in C and in C++."""
+    return _NOT_KEY.sub("", squashed(patterns.FAQ_QUESTION_MARK.sub("", question)))
+
+
+_NOT_KEY = re.compile(r"[^\w+#]|_")
 
 
 def block_text(elements: list[Element], options: BuildOptions) -> str:
@@ -289,11 +293,19 @@ def _dom_pairs(
 
 
 def _faq_page(page: PageContext) -> bool:
+    """A page whose title or first heading names a FAQ and at least half of whose other
+    headings are questions ("FAQ Post Creator", a plugin's README, is not one)."""
     first = page.root.find(".//h1")
     heading = _read(first, page.options) if first is not None else ""
-    return bool(
-        patterns.FAQ_PAGE_TITLE.search(page.title) or patterns.FAQ_PAGE_TITLE.search(heading)
-    )
+    if not (patterns.FAQ_PAGE_TITLE.search(page.title) or patterns.FAQ_PAGE_TITLE.search(heading)):
+        return False
+    headings = [
+        _read(h, page.options)
+        for h in page.root.iter(*HEADING_TAGS[1:])
+        if not dropped(h, page.options.drop_tags)
+    ]
+    asked = sum(bool(patterns.FAQ_QUESTION_END.search(text)) for text in headings)
+    return asked > 0 and asked * patterns.FAQ_PAGE_QUESTION_SHARE >= len(headings)
 
 
 def _has_faq_section(root: Element, options: BuildOptions) -> bool:
