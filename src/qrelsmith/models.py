@@ -19,12 +19,13 @@ MatchRule = Literal[
 #: match the table's order contradicts; too_long: a query no person types.
 #: The FAQ source's own (``sources/faq.py``): no_answer: a question with nothing after it;
 #: duplicate_question: the same question again on the page; no_confident_section: no body
-#: section stands out as holding an in-article answer; question_in_document: the question is
+#: section stands out for an in-article pair; answer_not_in_section: the section that does
+#: holds none of the answer's words (evidence.py); question_in_document: the question is
 #: written in a document labelled for it; near_duplicate: another page of the build asked it.
 RejectReason = Literal[
     "unmatched", "ambiguous", "empty", "vague", "out-of-order", "too_long", "table_too_long",
-    "no_answer", "duplicate_question", "no_confident_section", "question_in_document",
-    "near_duplicate",
+    "no_answer", "duplicate_question", "no_confident_section", "answer_not_in_section",
+    "question_in_document", "near_duplicate",
 ]  # fmt: skip
 
 #: Strongest rule first; a query whose reference has several parts reports its weakest rule.

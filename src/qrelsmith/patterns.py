@@ -836,6 +836,12 @@ FAQ_ANSWER_MARK = re.compile(
     r"|Respuesta\s*[.．:：]?)\s*",
     re.IGNORECASE,
 )
+#: The answer written in the question's own paragraph, after a line break ("Q: …<br>A: …", or
+#: Markdown's "Q: …" and "A: …" on two lines of one paragraph): its marker on a new line.
+FAQ_INLINE_ANSWER = re.compile(
+    r"\n\s*(?:A\s*\d*\s*[.．:：)）]|回答\s*[.．:：]?|答え\s*[.．:：]|R\s*[.．:：]|Respuesta\s*[.．:：]?)\s*",
+    re.IGNORECASE,
+)
 #: A heading is a question when it ends with a question mark (or opens with a Q marker):
 #: Python's FAQ headings all do ("How do I ...?"); on a FAQ page a heading that does not
 #: ("General Information") names a group of questions, not one.
