@@ -817,9 +817,10 @@ FAQ_PAGE_TITLE = re.compile(
     re.IGNORECASE,
 )
 
-#: ... and when at least 1 / FAQ_PAGE_QUESTION_SHARE of its headings (H2-H6) are questions: the
-#: FAQ pages of the benchmark crawl (Python's, git's) and of the generator fixtures have more
-#: question headings than group headings; "FAQ Post Creator", a plugin README whose FAQ is one
+#: ... and when it asks (question headings, <dt> and <summary> ending with "?") at least
+#: 1 / FAQ_PAGE_QUESTION_SHARE as many questions as it has headings (H2-H6): the FAQ pages of
+#: the benchmark crawl (Python's: question headings; git's: 20 <dt> under 10 headings) and of
+#: the generator fixtures ask more; "FAQ Post Creator", a plugin README whose FAQ is one
 #: section of 17 headings (7 questions), is an article with a FAQ section.
 FAQ_PAGE_QUESTION_SHARE = 2
 

@@ -315,8 +315,8 @@ def _dom_pairs(
 
 
 def _faq_page(page: PageContext) -> bool:
-    """A page whose title or first heading names a FAQ and at least half of whose other
-    headings are questions ("FAQ Post Creator", a plugin's README, is not one)."""
+    """A page whose title or first heading names a FAQ and that asks at least half as many
+    questions as it has other headings ("FAQ Post Creator", a plugin's README, is not one)."""
     first = page.root.find(".//h1")
     heading = _read(first, page.options) if first is not None else ""
     if not (patterns.FAQ_PAGE_TITLE.search(page.title) or patterns.FAQ_PAGE_TITLE.search(heading)):
@@ -326,7 +326,12 @@ def _faq_page(page: PageContext) -> bool:
         for h in page.root.iter(*HEADING_TAGS[1:])
         if not dropped(h, page.options.drop_tags)
     ]
-    asked = sum(bool(patterns.FAQ_QUESTION_END.search(text)) for text in headings)
+    # questions: headings, and the terms and summaries that ask one (git's FAQ writes its
+    # questions as <dt>, under topic headings)
+    asked = sum(bool(patterns.FAQ_QUESTION_END.search(text)) for text in headings) + sum(
+        bool(patterns.FAQ_QUESTION_END.search(_read(term, page.options)))
+        for term in page.root.iter("dt", "summary")
+    )
     return asked > 0 and asked * patterns.FAQ_PAGE_QUESTION_SHARE >= len(headings)
 
 
