@@ -39,7 +39,7 @@ def parse_article(
     identifier = article_id if article_id is not None else (path or url or "article")
     page = parse_html(html, options, http_charset)
     options = page.options or options  # with only the permalink selectors the page can match
-    context = PageContext(page.root, identifier, page.title, options)
+    context = PageContext(page.root, identifier, page.title, options, page.raw)
     found = Found()
     for kind in options.sources:
         each = SOURCES[kind].find(context)

@@ -47,6 +47,9 @@ class ParsedPage:
     encoding: str
     replaced: int = 0
     options: BuildOptions | None = None
+    #: The page's UTF-8 bytes as parsed: a query source tests them for its markers (one
+    #: C-level search) before it walks the tree.
+    raw: bytes = b""
 
 
 @lru_cache(maxsize=64)
@@ -153,7 +156,9 @@ def parse_html(
     # the landmark is looked for only on pages that write one (a C-level search of the bytes)
     root = find_root(document, options.article_selectors, _MAIN_ROLE_BYTES.search(raw) is not None)
     title = _title(document, root, options.permalink_selectors)
-    return ParsedPage(root=root, title=title, encoding=encoding, replaced=replaced, options=options)
+    return ParsedPage(
+        root=root, title=title, encoding=encoding, replaced=replaced, options=options, raw=raw
+    )
 
 
 #: How deep libxml2's HTML parser reads nested markup (its fixed limit; the option that lifts

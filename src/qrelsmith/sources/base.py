@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -28,8 +27,9 @@ class PageContext:
     article_id: str
     title: str
     options: BuildOptions
-    #: Builds the heading outline the table source recognises tables by, on first use.
-    outline: Callable[[], object] | None = None
+    #: The page's UTF-8 bytes (``ParsedPage.raw``): a source looks for its markers in them
+    #: before it walks the tree; empty: walk it.
+    raw: bytes = b""
 
 
 @dataclass
