@@ -241,7 +241,7 @@ def test_a_build_without_a_query_gives_one_answer_in_build_check_and_validate(
     )
     said = capsys.readouterr().err.splitlines()
     assert said[-1] == (
-        f"error: no query built from {site} (1 articles): {why}; {out} holds the corpus and "
+        f"error: no query built from {site} (1 article): {why}; {out} holds the corpus and "
         "report.json, and no test set"
     )
     assert (out / "corpus.jsonl").exists() and (out / "golden.jsonl").read_text() == ""

@@ -401,7 +401,8 @@ def nothing_asked(report: Report, paths: Sequence[Path], out: Path) -> str:
     """The one-line error of a build that yields articles but no query (its outputs are
     written: report.json says why each article gave none)."""
     inputs = ", ".join(map(str, paths))
+    articles = report.counts.articles
     return (
-        f"no query built from {inputs} ({report.counts.articles} articles): "
+        f"no query built from {inputs} ({articles} article{'' if articles == 1 else 's'}): "
         f"{why_no_query(report)}; {out} holds the corpus and report.json, and no test set"
     )
