@@ -425,6 +425,9 @@ class FaqSource:
         self, article: Article, options: BuildOptions
     ) -> tuple[list[GoldenQuery], list[Rejected]]:
         """Each FAQ candidate as a labelled query, or rejected with its reason."""
+        candidates = [c for c in article.candidates if c.kind == KIND]
+        if not candidates:  # most pages: nothing of the article is read
+            return [], []
         path = article.path or article.id
         queries: list[GoldenQuery] = []
         rejected: list[Rejected] = []
@@ -436,7 +439,7 @@ class FaqSource:
         texts = [squashed(s.heading) for s in article.sections if s.heading] + [
             squashed(s.text) for s in article.sections
         ]
-        for candidate in (c for c in article.candidates if c.kind == KIND):
+        for candidate in candidates:
             key = question_key(candidate.query)
             reason: RejectReason | None = None
             relevant: list[str] = []
