@@ -265,3 +265,44 @@ def test_a_section_that_does_not_write_the_answer_is_no_label() -> None:
     )
     _, queries, rejected = _build(_page(faq))
     assert queries == [] and [r.reason for r in rejected] == ["answer_not_in_section"]
+
+
+def test_a_question_and_its_answer_in_one_paragraph() -> None:
+    faq = (
+        "<h2>FAQ</h2><p>Q: How many snapshots does rsnap keep?<br>A: Seven daily snapshots and "
+        "four weekly ones.</p>"
+    )
+    article, queries, _ = _build(_page(faq))
+    assert [(c.query, c.answer) for c in article.candidates] == [
+        ("How many snapshots does rsnap keep?", "Seven daily snapshots and four weekly ones.")
+    ]
+    assert _asked(queries) == [("How many snapshots does rsnap keep?", {"p.html#1": 2})]
+
+
+def test_source_ids_keep_their_article() -> None:
+    from qrelsmith.store.layout import article_of, source_document_id, source_query_id
+
+    assert source_query_id("a/b.html", "faq", 3) == "a/b.html#faq-q3"
+    assert source_document_id("a/b.html", "faq", 0) == "a/b.html#faq-a0"
+    assert article_of("a/b.html#faq-q3") == article_of("a/b.html#faq-a0") == "a/b.html"
+    assert article_of("a/b.html#q3") == article_of("a/b.html#3") == "a/b.html"
+
+
+def test_audit_draws_faq_queries_from_their_own_stratum(tmp_path: Path) -> None:
+    site = _site(tmp_path, {"a.html": _page(FORMS["headings"])})
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q", "--sources", "table,faq"]) == 0
+    sample = json.loads((out / "audit" / "sample.json").read_text("utf-8"))
+    assert sample["strata"]["faq"] == {"population": 1, "sampled": 1}
+    assert [row["stratum"] for row in sample["rows"]] == ["faq"]
+
+
+def test_the_dataset_card_counts_queries_by_source(tmp_path: Path) -> None:
+    site = _site(tmp_path, {"a.html": _page(FORMS["headings"])})
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q", "--sources", "table,faq"]) == 0
+    hf = tmp_path / "hf"
+    export = ["export", "hf", str(out), "--out", str(hf), "--license", "mit"]
+    assert main([*export, "--language", "en", "--format", "jsonl"]) == 0
+    card = (hf / "README.md").read_text("utf-8")
+    assert "Queries by source: table: 0 queries of 0 found; faq: 1 queries of 1 found." in card
