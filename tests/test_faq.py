@@ -73,9 +73,11 @@ def test_the_table_source_alone_reads_no_faq() -> None:
 
 
 def test_question_marks_are_read_only_in_faq_sections() -> None:
-    page = _page("<h2>Notes</h2><p>Q. How many snapshots does rsnap keep?</p><p>Seven.</p>")
-    article, queries, _ = _build(page)
-    assert queries == [] and article.candidates == []
+    notes = "<h2>Notes</h2><p>Q. Where are snapshots kept?</p><p>On the backup disk.</p>"
+    article, _, _ = _build(_page(notes))
+    assert article.candidates == []  # no FAQ section at all
+    article, _, _ = _build(_page(notes + FORMS["headings"]))
+    assert [c.query for c in article.candidates] == ["How many snapshots does rsnap keep?"]
 
 
 def test_an_answer_that_names_no_section_is_no_query() -> None:
@@ -136,8 +138,8 @@ def test_json_ld_in_a_graph_makes_answer_documents_without_the_question() -> Non
 def test_microdata_questions_become_answer_documents() -> None:
     faq = (
         '<div itemscope itemtype="https://schema.org/FAQPage"><div itemscope itemprop='
-        '"mainEntity" itemtype="https://schema.org/Question"><h3 itemprop="name">¿Cuánto '
-        'cuesta el envío?</h3><div itemscope itemprop="acceptedAnswer" itemtype="https://'
+        '"mainEntity" itemtype="https://schema.org/Question"><div itemprop="name">¿Cuánto '
+        'cuesta el envío?</div><div itemscope itemprop="acceptedAnswer" itemtype="https://'
         'schema.org/Answer"><p itemprop="text">Gratis desde 40 euros.</p></div></div></div>'
     )
     article, queries, _ = _build(_page(faq))
@@ -306,3 +308,11 @@ def test_the_dataset_card_counts_queries_by_source(tmp_path: Path) -> None:
     assert main([*export, "--language", "en", "--format", "jsonl"]) == 0
     card = (hf / "README.md").read_text("utf-8")
     assert "Queries by source: table: 0 queries of 0 found; faq: 1 queries of 1 found." in card
+
+
+def test_a_markup_question_shown_in_an_accordion_leaves_the_body() -> None:
+    data = _faq_page(("How do I descale it?", "Boil vinegar and water."))
+    shown = "<h2>Help</h2><button>How do I descale it?</button><div>Boil vinegar and water.</div>"
+    article, queries, _ = _build(_page(shown, _ld(data)))
+    assert [q.qid for q in queries] == ["p.html#faq-q0"]
+    assert not any("descale it" in s.text for s in article.sections)

@@ -100,7 +100,7 @@ def test_an_answer_that_names_nothing_gives_no_query(builds: dict[str, Path]) ->
     report = json.loads((builds["mkdocs"] / "report.json").read_text("utf-8"))
     left = [r for r in report["rejected"] if r["path"] == "index.html"]
     assert [(r["query"], r["reason"]) for r in left] == [
-        ("Can rsnap back up to the cloud?", "no_confident_section")
+        ("Can rsnap back up to the cloud?", "answer_not_in_section")
     ]
 
 

@@ -459,14 +459,7 @@ class FaqSource:
                     ranks = SectionText.from_article(article)
                 ranked = ranks.rank([candidate.query, candidate.answer])
                 ratio = ranked.ratio()
-                # the answer alone must point at the same section: a short answer ("Not
-                # yet.") names nothing, and the question's words alone find its topic's
-                # section, not the one that answers it
-                if (
-                    ranked.top is None
-                    or ratio < patterns.FAQ_BODY_RATIO
-                    or ranks.rank([candidate.answer]).top != ranked.top
-                ):
+                if ranked.top is None or ratio < patterns.FAQ_BODY_RATIO:
                     reason = "no_confident_section"
                 elif not answered_in(candidate.answer, by_id[ranked.top], text):
                     reason = "answer_not_in_section"
