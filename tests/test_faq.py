@@ -68,8 +68,8 @@ def test_each_in_article_form_gives_the_question_labelled_to_its_body_section(fo
 
 
 def test_the_table_source_alone_reads_no_faq() -> None:
-    _, queries, rejected = _build(_page(FORMS["headings"]), BuildOptions())
-    assert queries == [] and rejected == []
+    article, queries, rejected = _build(_page(FORMS["headings"]), BuildOptions())
+    assert queries == [] and rejected == [] and article.candidates == []
 
 
 def test_question_marks_are_read_only_in_faq_sections() -> None:
@@ -312,7 +312,10 @@ def test_the_dataset_card_counts_queries_by_source(tmp_path: Path) -> None:
 
 def test_a_markup_question_shown_in_an_accordion_leaves_the_body() -> None:
     data = _faq_page(("How do I descale it?", "Boil vinegar and water."))
-    shown = "<h2>Help</h2><button>How do I descale it?</button><div>Boil vinegar and water.</div>"
+    shown = (
+        '<h2>Help</h2><div class="accordion"><div><strong>How do I descale it?</strong></div>'
+        "<div>Boil vinegar and water.</div></div>"
+    )
     article, queries, _ = _build(_page(shown, _ld(data)))
     assert [q.qid for q in queries] == ["p.html#faq-q0"]
     assert not any("descale it" in s.text for s in article.sections)
