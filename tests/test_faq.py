@@ -253,9 +253,15 @@ def test_a_build_without_a_query_gives_one_answer_in_build_check_and_validate(
     assert f"queries.tsv is empty: no query in {out}: {why}" in capsys.readouterr().out
 
 
-def test_sources_are_checked_against_the_registry() -> None:
-    with pytest.raises(ValueError, match="unknown source 'blog'"):
-        BuildOptions(sources=["table", "blog"])
+def test_sources_are_checked_against_the_registry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = _site(tmp_path, {"a.html": _page(FORMS["headings"])})
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "--sources", "table,blog"]) == 2
+    assert "unknown source 'blog' (sources: table, faq)" in capsys.readouterr().err
+    assert not out.exists()
+    assert BuildOptions(sources=["faq", "table", "faq"]).sources == ["faq", "table"]
 
 
 def test_a_section_that_does_not_write_the_answer_is_no_label() -> None:

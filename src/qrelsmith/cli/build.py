@@ -15,6 +15,7 @@ from ..run.build import build_to, holds_pages
 from ..run.parallel import default_workers
 from ..run.progress import Progress
 from ..run.report import build_summary, nothing_asked
+from ..sources import check_sources
 from ..store.files import StagedFolder
 from ..store.layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML
 from .options import (
@@ -137,6 +138,7 @@ def run_build(args: argparse.Namespace) -> int:
     config = config.model_copy(
         update={"build": override(config.build, args, ("semantic", "ascii_ids", "sources"))}
     )
+    check_sources(config.build.sources)  # a name no source has is a usage error, at once
     if config.build.semantic:
         from ..labelling.semantic import encoder
 

@@ -16,6 +16,7 @@ module with a ``SOURCE`` and a line here.
 
 from __future__ import annotations
 
+from ..errors import UsageError
 from . import faq, table
 from .base import Found, PageContext, Source
 
@@ -25,4 +26,13 @@ SOURCES: dict[str, Source] = {
     faq.SOURCE.kind: faq.SOURCE,
 }
 
-__all__ = ["SOURCES", "Found", "PageContext", "Source"]
+
+def check_sources(kinds: list[str]) -> None:
+    """UsageError naming the first of ``kinds`` that is no source (``--sources``, ``[build]
+    sources``)."""
+    unknown = [kind for kind in kinds if kind not in SOURCES]
+    if unknown:
+        raise UsageError(f"unknown source {unknown[0]!r} (sources: {', '.join(SOURCES)})")
+
+
+__all__ = ["SOURCES", "Found", "PageContext", "Source", "check_sources"]
