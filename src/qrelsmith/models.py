@@ -16,7 +16,8 @@ MatchRule = Literal[
 ]  # fmt: skip
 #: unmatched: no heading is close enough; ambiguous: two sections tie; empty: no reference or
 #: query text; vague: link text that names no section ("here", こちら); out-of-order: a fuzzy
-#: match the table's order contradicts; too_long: a query no person types.
+#: match the table's order contradicts; too_long: a query no person types; elsewhere: the
+#: row's own cells say its answer is in another article or page ("別記事で解説").
 #: The FAQ source's own (``sources/faq.py``): no_answer: a question with nothing after it;
 #: duplicate_question: the same question again on the page; no_confident_section: no body
 #: section stands out for an in-article pair; answer_not_in_section: the section that does
@@ -24,7 +25,7 @@ MatchRule = Literal[
 #: written in a document labelled for it; near_duplicate: another page of the build asked it.
 RejectReason = Literal[
     "unmatched", "ambiguous", "empty", "vague", "out-of-order", "too_long", "table_too_long",
-    "no_answer", "duplicate_question", "no_confident_section", "answer_not_in_section",
+    "elsewhere", "no_answer", "duplicate_question", "no_confident_section", "answer_not_in_section",
     "question_in_document", "near_duplicate",
 ]  # fmt: skip
 
@@ -99,6 +100,9 @@ class QuickRefRow(Record):
     reference: str = Field(description="the section-reference cell's text")
     reference_anchors: list[str] = Field(
         default_factory=list, description="in-page link targets (#id) found in the reference cell"
+    )
+    offsite: bool = Field(
+        default=False, description="a cell of the row links to another page (not a #id)"
     )
 
 
