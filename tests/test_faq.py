@@ -11,8 +11,7 @@ from qrelsmith import article_queries, parse_article
 from qrelsmith.cli import main
 from qrelsmith.config import BuildOptions
 from qrelsmith.models import Article
-from qrelsmith.patterns import FAQ_JSONLD_MAX_CHARS, FAQ_JSONLD_MAX_DEPTH
-from qrelsmith.sources.faq import question_key
+from qrelsmith.sources.faq import FAQ_JSONLD_MAX_CHARS, FAQ_JSONLD_MAX_DEPTH, question_key
 
 FAQ = BuildOptions(sources=["table", "faq"])
 

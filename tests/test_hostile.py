@@ -439,6 +439,7 @@ def test_no_regex_of_ours_is_quadratic_on_long_runs() -> None:
         "page.parse",
         "labelling.matching",
         "labelling.evidence",
+        "sources.faq",
         "patterns",
         "ingest.ids",
         "evaluate.check",

@@ -6,7 +6,7 @@ Found on a page, in this order (``find``):
    ``@graph`` or a list) and ``Question`` items in microdata (``itemprop=acceptedAnswer``);
 2. **the page's own markup**, in a FAQ section (an H2 whose heading names a FAQ and is kept
    out of the corpus, ``[build] excluded_headings``) or anywhere on a FAQ page (its title or
-   first heading names a FAQ, ``patterns.FAQ_PAGE_TITLE``): question headings (on a FAQ page
+   first heading names a FAQ, ``FAQ_PAGE_TITLE``): question headings (on a FAQ page
    only those ending with "?"), "Q. …" / "Q：" / "質問" / "P:" / "Pregunta" paragraphs and the
    paragraphs after them, ``<details><summary>``, and ``<dl>`` terms with their definitions.
 
@@ -19,7 +19,7 @@ Labelled two ways (``queries``):
 - the pair sits in a FAQ section of an article (out of the corpus, as the study keeps it):
   the label is the body section BM25 ranks first for the question and answer together
   (``content.SectionText``, the matcher's rule ``content``) when it is
-  ``patterns.FAQ_BODY_RATIO`` ahead of the runner-up, rule ``faq-body``; else no query
+  ``FAQ_BODY_RATIO`` ahead of the runner-up, rule ``faq-body``; else no query
   (rejected ``no_confident_section``).
 
 Never a query whose question is written in a document of its article (``question_in_document``);
@@ -61,6 +61,64 @@ from ..store.layout import source_document_id, source_query_id
 from ..text import fold_space, squashed
 from .base import Found, PageContext
 
+#: A page whose title or first heading holds one of these is a FAQ page: its question headings
+#: and Q/A pairs are its content (each answer becomes a corpus document of its own). The FAQ
+#: words of ``EXCLUDED_HEADINGS`` anywhere in the title ("Programming FAQ", "gitfaq(7)"
+#: on the Debian manuals crawl: Python's eight FAQ pages and git's), as a word.
+FAQ_PAGE_TITLE = re.compile(
+    r"(?:\b|(?<=git))faq\b|frequently asked questions|よくある(?:ご)?質問|preguntas frecuentes"
+    r"|자주 (?:묻는|하는) 질문",
+    re.IGNORECASE,
+)
+
+#: ... and when it asks (question headings, <dt> and <summary> ending with "?") at least
+#: 1 / FAQ_PAGE_QUESTION_SHARE as many questions as it has headings (H2-H6): the FAQ pages of
+#: the benchmark crawl (Python's: question headings; git's: 20 <dt> under 10 headings) and of
+#: the generator fixtures ask more; "FAQ Post Creator", a plugin README whose FAQ is one
+#: section of 17 headings (7 questions), is an article with a FAQ section.
+FAQ_PAGE_QUESTION_SHARE = 2
+
+#: A paragraph that opens a question: "Q.", "Q：", "Q1.", "質問：", "P:" (pregunta),
+#: "Pregunta:" -- the markers of the study's よくある質問 and of Spanish FAQ pages.
+FAQ_QUESTION_MARK = re.compile(
+    r"^\s*(?:Q\s*\d*\s*[.．:：)）]|Q\s+(?=\S)|質問\s*\d*\s*[.．:：]?|P\s*\d*\s*[.．:：]"
+    r"|Pregunta\s*\d*\s*[.．:：]?)\s*",
+    re.IGNORECASE,
+)
+#: The marker an answer paragraph may open with ("A.", "A：", "回答：", "R:", "Respuesta:").
+FAQ_ANSWER_MARK = re.compile(
+    r"^\s*(?:A\s*\d*\s*[.．:：)）]|回答\s*[.．:：]?|答え\s*[.．:：]?|R\s*[.．:：]"
+    r"|Respuesta\s*[.．:：]?)\s*",
+    re.IGNORECASE,
+)
+#: The answer written in the question's own paragraph, after a line break ("Q: …<br>A: …", or
+#: Markdown's "Q: …" and "A: …" on two lines of one paragraph): its marker on a new line.
+FAQ_INLINE_ANSWER = re.compile(
+    r"\n\s*(?:A\s*\d*\s*[.．:：)）]|回答\s*[.．:：]?|答え\s*[.．:：]|R\s*[.．:：]|Respuesta\s*[.．:：]?)\s*",
+    re.IGNORECASE,
+)
+#: A heading is a question when it ends with a question mark (or opens with a Q marker):
+#: Python's FAQ headings all do ("How do I ...?"); on a FAQ page a heading that does not
+#: ("General Information") names a group of questions, not one.
+FAQ_QUESTION_END = re.compile(r"[?？]\s*$")
+
+#: JSON-LD blocks are read up to this many characters each, and this deep: a product page's
+#: FAQPage block is a few kB and five levels deep; a larger or deeper block is left out whole
+#: (a note ``json-ld too large`` / ``too deep``), the rest of the page kept.
+FAQ_JSONLD_MAX_CHARS = 1_000_000
+FAQ_JSONLD_MAX_DEPTH = 32
+
+#: An in-article FAQ pair (in a FAQ section, kept out of the corpus) is labelled to the body
+#: section BM25 ranks first for its question and answer together (``content.SectionText``,
+#: the matcher's rule ``content``) when it is this far ahead of the runner-up -- the ratio
+#: ``CONTENT_ALONE_RATIO`` the table's rows need without a heading -- or when that section
+#: holds the whole answer (``evidence.py``'s containment) and is ahead at all.
+FAQ_BODY_RATIO = 1.5
+#: The confidence of a FAQ label: a FAQ page's answer is the author's own (grade 2, as sure as
+#: an anchor); an in-article label is at most this (under every heading rule's, like content).
+FAQ_PAGE_CONFIDENCE = 1.0
+FAQ_BODY_MAX_CONFIDENCE = 0.75
+
 KIND = "faq"
 
 _MARKERS = re.compile(f"[{patterns.MARK}{patterns.LINK_OPEN}{patterns.LINK_CLOSE}]")
@@ -83,7 +141,7 @@ def question_key(question: str) -> str:
     """What two questions are compared by: folded, without white space, punctuation or a
     "Q." marker (near-duplicates: "How do I X?" and "how do i x"); the symbols that make a
     name ("C++", "C#") are kept: Python's FAQ asks about functions in C and in C++."""
-    return _NOT_KEY.sub("", squashed(patterns.FAQ_QUESTION_MARK.sub("", question)))
+    return _NOT_KEY.sub("", squashed(FAQ_QUESTION_MARK.sub("", question)))
 
 
 _NOT_KEY = re.compile(r"[^\w+#]|_")
@@ -100,7 +158,7 @@ def block_text(elements: list[Element], options: BuildOptions) -> str:
 
 
 def _answer_text(text: str) -> str:
-    return fold_space(patterns.FAQ_ANSWER_MARK.sub("", text, count=1))
+    return fold_space(FAQ_ANSWER_MARK.sub("", text, count=1))
 
 
 # --------------------------------------------------------------------------- markup
@@ -111,7 +169,7 @@ def _depth_ok(value: Any) -> bool:
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
-        if depth > patterns.FAQ_JSONLD_MAX_DEPTH:
+        if depth > FAQ_JSONLD_MAX_DEPTH:
             return False
         children = (
             item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
@@ -163,7 +221,7 @@ def _json_ld(document: Element) -> tuple[list[tuple[str, str, str]], list[Source
     for number, script in enumerate(_LD_JSON(document)):
         text = script.text or ""
         where = f"json-ld block {number}"
-        if len(text) > patterns.FAQ_JSONLD_MAX_CHARS:
+        if len(text) > FAQ_JSONLD_MAX_CHARS:
             notes.append(SourceNote(kind=KIND, reason="json-ld too large", detail=where))
             continue
         try:
@@ -216,13 +274,13 @@ def _read(element: Element, options: BuildOptions) -> str:
 
 def _is_faq_heading(text: str, options: BuildOptions) -> bool:
     """A section heading that names a FAQ and is kept out of the corpus."""
-    return bool(patterns.FAQ_PAGE_TITLE.search(text)) and (
+    return bool(FAQ_PAGE_TITLE.search(text)) and (
         exclusion_pattern(text, options.excluded_headings) is not None
     )
 
 
 def _is_question_mark(element: Element) -> bool:
-    return element.tag == "p" and bool(patterns.FAQ_QUESTION_MARK.match(element.text or ""))
+    return element.tag == "p" and bool(FAQ_QUESTION_MARK.match(element.text or ""))
 
 
 def _with_breaks(element: Element) -> str:
@@ -275,9 +333,7 @@ def _dom_pairs(
         where = f"section {section!r}: " if section else ""
         question = _read(element, options)
         if rank and (rank > level or faq_page) and rank > 1:
-            asks = patterns.FAQ_QUESTION_END.search(question) or patterns.FAQ_QUESTION_MARK.match(
-                question
-            )
+            asks = FAQ_QUESTION_END.search(question) or FAQ_QUESTION_MARK.match(question)
             if asks or (not faq_page and rank > level):
                 answer = _answer_siblings(element, rank)
                 taken.update([element, *answer])
@@ -286,7 +342,7 @@ def _dom_pairs(
             answer = _answer_siblings(element, 0)
             taken.update([element, *answer])
             written = _with_breaks(element)
-            inline = patterns.FAQ_INLINE_ANSWER.search(written)
+            inline = FAQ_INLINE_ANSWER.search(written)
             if inline:  # "Q: … <br> A: …" in one paragraph: the answer follows in it
                 question = fold_space(written[: inline.start()])
                 yield (
@@ -328,7 +384,7 @@ def _faq_page(page: PageContext) -> bool:
     questions as it has other headings ("FAQ Post Creator", a plugin's README, is not one)."""
     first = page.root.find(".//h1")
     heading = _read(first, page.options) if first is not None else ""
-    if not (patterns.FAQ_PAGE_TITLE.search(page.title) or patterns.FAQ_PAGE_TITLE.search(heading)):
+    if not (FAQ_PAGE_TITLE.search(page.title) or FAQ_PAGE_TITLE.search(heading)):
         return False
     headings = [
         _read(h, page.options)
@@ -337,11 +393,11 @@ def _faq_page(page: PageContext) -> bool:
     ]
     # questions: headings, and the terms and summaries that ask one (git's FAQ writes its
     # questions as <dt>, under topic headings)
-    asked = sum(bool(patterns.FAQ_QUESTION_END.search(text)) for text in headings) + sum(
-        bool(patterns.FAQ_QUESTION_END.search(_read(term, page.options)))
+    asked = sum(bool(FAQ_QUESTION_END.search(text)) for text in headings) + sum(
+        bool(FAQ_QUESTION_END.search(_read(term, page.options)))
         for term in page.root.iter("dt", "summary")
     )
-    return asked > 0 and asked * patterns.FAQ_PAGE_QUESTION_SHARE >= len(headings)
+    return asked > 0 and asked * FAQ_PAGE_QUESTION_SHARE >= len(headings)
 
 
 def _has_faq_section(root: Element, options: BuildOptions) -> bool:
@@ -401,7 +457,7 @@ class FaqSource:
     ) -> None:
         n = len(found.candidates)
         answer = _answer_text(answer)
-        question = fold_space(patterns.FAQ_QUESTION_MARK.sub("", question, count=1))
+        question = fold_space(FAQ_QUESTION_MARK.sub("", question, count=1))
         found.candidates.append(
             Candidate(
                 kind=KIND, n=n, query=question, answer=answer, locator=locator, own_document=own
@@ -443,7 +499,7 @@ class FaqSource:
             key = question_key(candidate.query)
             reason: RejectReason | None = None
             relevant: list[str] = []
-            rule, confidence = "faq-page", patterns.FAQ_PAGE_CONFIDENCE
+            rule, confidence = "faq-page", FAQ_PAGE_CONFIDENCE
             if not key:
                 reason = "empty"
             elif len(candidate.query) > MAX_QUERY_CHARS:
@@ -459,7 +515,7 @@ class FaqSource:
                     ranks = SectionText.from_article(article)
                 ranked = ranks.rank([candidate.query, candidate.answer])
                 ratio = ranked.ratio()
-                if ranked.top is None or ratio < patterns.FAQ_BODY_RATIO:
+                if ranked.top is None or ratio < FAQ_BODY_RATIO:
                     reason = "no_confident_section"
                 elif not answered_in(candidate.answer, by_id[ranked.top], text):
                     reason = "answer_not_in_section"
@@ -511,8 +567,8 @@ def answered_in(answer: str, section: Section, text: ArticleText) -> bool:
 def body_confidence(ratio: float) -> float:
     """An in-article FAQ label's confidence: from half ``FAQ_BODY_MAX_CONFIDENCE`` at the least
     ratio accepted to all of it as the runner-up fades."""
-    top = patterns.FAQ_BODY_MAX_CONFIDENCE
-    share = 1.0 if ratio == float("inf") else max(0.0, 1 - patterns.FAQ_BODY_RATIO / ratio)
+    top = FAQ_BODY_MAX_CONFIDENCE
+    share = 1.0 if ratio == float("inf") else max(0.0, 1 - FAQ_BODY_RATIO / ratio)
     return round(top / 2 + top / 2 * share, 4)
 
 
