@@ -3,7 +3,7 @@
 Makes (or reuses) a generated build folder (``make_scale_set.py``), runs the baseline's BM25
 through the numpy index with each ``--workers`` count (``-j``; the run files must be the same
 bytes) and, with ``--compare``, through scikit-learn's CountVectorizer path
-(``CharNgramIndex(..., packed=False)``, what `baseline` did before), each in a fresh process
+(``RetrievalIndex(..., packed=False)``, what `baseline` did before), each in a fresh process
 under ``/usr/bin/time -v``, and prints wall time, CPU time, peak RSS (of the largest process:
 the forked searchers share the index's pages) and whether the two run files are
 the same bytes (or differ only in which of equally scored documents fill the last places).
@@ -28,10 +28,10 @@ OLD = """
 import sys
 from qrelsmith.buildfolder import load_build
 from qrelsmith.config import BaselineOptions
-from qrelsmith.evaluate.baseline import CharNgramIndex
+from qrelsmith.evaluate.baseline import RetrievalIndex
 from qrelsmith.evaluate.runs import write_run
 build = load_build(sys.argv[1], need=("corpus.jsonl",))
-index = CharNgramIndex(
+index = RetrievalIndex(
     [r.id for r in build.corpus], [f"{r.heading}\\n{r.text}" for r in build.corpus],
     BaselineOptions(), packed=False,
 )

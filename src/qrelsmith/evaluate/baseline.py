@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -39,7 +39,8 @@ from scipy import sparse
 from ..config import BaselineOptions
 from ..models import CorpusRecord
 from ..parallel import ForkedPart
-from ..text import fold_case
+from ..patterns import BASELINE_PRESETS, SUBJECT_SEPARATORS
+from ..text import bm25_idf, bm25_norm, bm25_weight, fold_case
 from .runs import Run, ranking_lines
 
 #: One batch's rankings: row bounds into the next two, document numbers, written millionths.
@@ -273,9 +274,9 @@ class _PackedBm25:
         data = np.empty(entries, dtype=np.float64)
         indices = np.empty(entries, dtype=index)
         k1, b = options.k1, options.b
-        # the expressions of _bm25_weights, in its order, so every weight is the same double
+        # the expressions of _bm25_weights (text's bm25_*), so every weight is the same double
         average = lengths.mean() if docs else 1.0
-        row_norm = k1 * (1.0 - b + b * lengths / (average or 1.0))
+        row_norm = bm25_norm(lengths, average or 1.0, k1, b)
         low, offset = 0, 0
         for part in range(RANGES):
             high = (
@@ -287,7 +288,7 @@ class _PackedBm25:
             df = np.zeros(high - low, dtype=np.int64)
             for piece in block:
                 df[term_of[piece.ids] - low] += piece.runs  # an n-gram once a piece
-            idf = np.log1p((docs - df + 0.5) / (df + 0.5))
+            idf = bm25_idf(docs, df, np.log1p)
             filled = offset + np.concatenate([[0], np.cumsum(df)[:-1]]).astype(np.int64)
             indptr[low + 1 : high + 1] = offset + np.cumsum(df)
             offset += int(df.sum())
@@ -299,7 +300,7 @@ class _PackedBm25:
                 slots = np.repeat(filled[terms] - before, runs) + np.arange(len(piece.owner))
                 owner = piece.owner.astype(index) + piece.start
                 tf = piece.tally.astype(np.float64)
-                data[slots] = np.repeat(idf[terms], runs) * tf * (k1 + 1.0) / (tf + row_norm[owner])
+                data[slots] = bm25_weight(np.repeat(idf[terms], runs), tf, row_norm[owner], k1)
                 indices[slots] = owner
                 filled[terms] += runs
                 del piece, terms, runs, before, slots, owner, tf
@@ -353,8 +354,91 @@ class _PackedBm25:
             yield np.asarray(np.bincount(postings, weights=weights, minlength=docs), np.float64)
 
 
-class CharNgramIndex:
-    """A retrieval index over (id, text) documents."""
+class Scorer(Protocol):
+    """What a retrieval method builds from the documents' texts: every document's score for
+    each query of a batch (a row of doubles per query, in document order). Higher is
+    better; a document scoring 0 or less is never ranked."""
+
+    def rows(self, queries: list[str]) -> Iterable[NDArray[np.float64]]:
+        """One row of scores per query, in order."""
+        ...
+
+
+#: A retrieval method: (the documents' texts, the options) -> its scorer.
+Method = Callable[[Sequence[str], BaselineOptions], Scorer]
+
+
+class _Vectorized:
+    """A scorer over one of scikit-learn's vectorizers: the queries' vectors (0/1 for BM25,
+    whose weights are the documents') times the terms x documents matrix."""
+
+    def __init__(self, vectorizer: Any, doc_matrix: sparse.csr_matrix, binary: bool):
+        self.vectorizer = vectorizer
+        self.matrix = doc_matrix
+        self.binary = binary
+
+    def score(self, queries: list[str]) -> sparse.csr_matrix:
+        """Queries x documents, sparse."""
+        present = sparse.csr_matrix(self.vectorizer.transform(queries))
+        if self.binary:
+            present.data[:] = 1.0
+        return sparse.csr_matrix(present @ self.matrix)
+
+    def rows(self, queries: list[str]) -> NDArray[np.float64]:
+        return np.asarray(self.score(queries).toarray())
+
+
+def _bm25(texts: Sequence[str], options: BaselineOptions) -> Scorer:
+    """BM25 over character n-grams: numpy's packed index up to PACKED_N characters."""
+    if options.ngrams[1] <= PACKED_N:
+        return _PackedBm25(texts, options)
+    return _sparse_bm25(texts, options)
+
+
+def _sparse_bm25(texts: Sequence[str], options: BaselineOptions) -> _Vectorized:
+    """BM25 over scikit-learn's CountVectorizer (n-grams longer than PACKED_N)."""
+    # imported here: scikit-learn takes ~2 s to import, which every CLI start would pay
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    vectorizer = CountVectorizer(
+        analyzer="char", ngram_range=options.ngrams, preprocessor=fold_case, dtype=np.float64
+    )
+    counts = sparse.csr_matrix(vectorizer.fit_transform(texts), dtype=np.float64)
+    return _Vectorized(vectorizer, _bm25_weights(counts, options.k1, options.b).T.tocsr(), True)
+
+
+def _tfidf(texts: Sequence[str], options: BaselineOptions) -> Scorer:
+    """TF-IDF with sublinear tf and cosine (the rows are L2-normalised): the seed's tfidf_23."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    vectorizer = TfidfVectorizer(
+        analyzer="char", ngram_range=options.ngrams, preprocessor=fold_case, sublinear_tf=True
+    )
+    matrix = sparse.csr_matrix(vectorizer.fit_transform(texts)).T.tocsr()
+    return _Vectorized(vectorizer, matrix, False)
+
+
+def _lsa(texts: Sequence[str], options: BaselineOptions) -> Scorer:
+    from .lsa import LsaScorer
+
+    return LsaScorer(texts, options)
+
+
+def _dense(texts: Sequence[str], options: BaselineOptions) -> Scorer:
+    from .dense import DenseScorer
+
+    return DenseScorer(texts, options)
+
+
+#: The retrieval methods of `qrelsmith baseline --method` (config.Method names the same).
+METHODS: dict[str, Method] = {"bm25": _bm25, "tfidf": _tfidf, "lsa": _lsa, "dense": _dense}
+
+
+class RetrievalIndex:
+    """A retrieval index over (id, text) documents: the scorer of ``options.method`` and the
+    ranker every method shares (top k, trec_eval's order of ties, the written score, the
+    queries searched in parallel parts). ``packed=False`` takes scikit-learn's path for BM25
+    (what the packed index is checked against)."""
 
     def __init__(
         self,
@@ -366,58 +450,16 @@ class CharNgramIndex:
     ):
         self.doc_ids = list(doc_ids)
         self.options = options
-        self._score: Callable[[list[str]], sparse.csr_matrix]
-        self._rows: Callable[[list[str]], Iterable[NDArray[np.float64]]] = self._dense
         # document ids by rank in string order: the tie-break of the ranking, as integers
         order = sorted(range(len(self.doc_ids)), key=self.doc_ids.__getitem__)
         self._rank = np.empty(len(order), dtype=np.int64)
         self._rank[order] = np.arange(len(order))
         self._rank_bits = max(1, int(len(order)).bit_length())
         self._names = np.array(self.doc_ids, dtype=object)
-        if options.method == "bm25" and options.ngrams[1] <= PACKED_N and packed:
-            self._packed = _PackedBm25(texts, options)
-            self._score = self._packed.score
-            self._rows = self._packed.rows
-            return
-        # imported here: scikit-learn takes ~2 s to import, which every CLI start would pay
-        from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
-
-        if options.method == "bm25":
-            self._vectorizer: CountVectorizer | TfidfVectorizer = CountVectorizer(
-                analyzer="char",
-                ngram_range=options.ngrams,
-                preprocessor=fold_case,
-                dtype=np.float64,
-            )
-            counts = sparse.csr_matrix(self._vectorizer.fit_transform(texts), dtype=np.float64)
-            self._doc_matrix = _bm25_weights(counts, options.k1, options.b).T.tocsr()
-            self._score = self._score_bm25
-        elif options.method == "tfidf":
-            # sublinear tf and cosine (the rows are L2-normalised): the seed's tfidf_23
-            self._vectorizer = TfidfVectorizer(
-                analyzer="char",
-                ngram_range=options.ngrams,
-                preprocessor=fold_case,
-                sublinear_tf=True,
-            )
-            self._doc_matrix = sparse.csr_matrix(self._vectorizer.fit_transform(texts)).T.tocsr()
-            self._score = self._score_tfidf
-        else:
+        if options.method not in METHODS:
             raise ValueError(f"unknown method {options.method!r}")
-
-    def _dense(self, queries: list[str]) -> NDArray[np.float64]:
-        """Queries x documents scores, dense."""
-        return np.asarray(self._score(queries).toarray())
-
-    def _score_bm25(self, queries: list[str]) -> sparse.csr_matrix:
-        present = sparse.csr_matrix(self._vectorizer.transform(queries))
-        present.data[:] = 1.0
-        return sparse.csr_matrix(present @ self._doc_matrix)
-
-    def _score_tfidf(self, queries: list[str]) -> sparse.csr_matrix:
-        return sparse.csr_matrix(
-            sparse.csr_matrix(self._vectorizer.transform(queries)) @ self._doc_matrix
-        )
+        build = _sparse_bm25 if options.method == "bm25" and not packed else METHODS[options.method]
+        self.scorer: Scorer = build(texts, options)
 
     def iter_search(
         self, queries: Mapping[str, str], k: int, workers: int = 1
@@ -463,7 +505,10 @@ class CharNgramIndex:
         if parts < 2:
             yield from self._shaped(queries, qids, k, shape)
             return
-        cuts = [len(qids) * part // parts for part in range(parts + 1)]
+        # parts of whole batches: a batch holds the same queries whatever the number of parts,
+        # so a scorer that encodes a batch together (dense) gives the same doubles
+        batches = -(-len(qids) // BATCH)
+        cuts = [BATCH * (batches * part // parts) for part in range(parts)] + [len(qids)]
         forked = [
             ForkedPart(partial(self._shaped, queries, qids[low:high], k, shape))
             for low, high in zip(cuts[1:-1], cuts[2:], strict=True)
@@ -486,7 +531,7 @@ class CharNgramIndex:
         """Per batch of ``qids``: ``shape`` of the batch and its rankings (``_ranks``)."""
         for start in range(0, len(qids), BATCH):
             batch = qids[start : start + BATCH]
-            yield shape(batch, self._ranks(self._rows([queries[qid] for qid in batch]), k))
+            yield shape(batch, self._ranks(self.scorer.rows([queries[qid] for qid in batch]), k))
 
     def search(self, queries: Mapping[str, str], k: int) -> Run:
         """qid -> top-k (docid, score), best first; documents scoring 0 are left out."""
@@ -566,12 +611,11 @@ def _bm25_weights(counts: sparse.csr_matrix, k1: float, b: float) -> sparse.csr_
     lengths = np.asarray(counts.sum(axis=1)).ravel()
     average = lengths.mean() if docs else 1.0
     df = np.bincount(counts.indices, minlength=counts.shape[1])
-    idf = np.log1p((docs - df + 0.5) / (df + 0.5))
+    idf = bm25_idf(docs, df, np.log1p)
     weights = counts.copy()
-    row_norm = k1 * (1.0 - b + b * lengths / (average or 1.0))
+    row_norm = bm25_norm(lengths, average or 1.0, k1, b)
     per_entry = np.repeat(row_norm, np.diff(weights.indptr))
-    tf = weights.data
-    weights.data = idf[weights.indices] * tf * (k1 + 1.0) / (tf + per_entry)
+    weights.data = bm25_weight(idf[weights.indices], weights.data, per_entry, k1)
     return weights
 
 
@@ -590,15 +634,60 @@ def iter_baseline(
     return search_texts(*indexed_texts(corpus), topics, options)
 
 
-def indexed_texts(corpus: Iterable[CorpusRecord]) -> tuple[list[str], list[str]]:
+def indexed_texts(
+    corpus: Iterable[CorpusRecord], subjects: dict[str, str] | None = None
+) -> tuple[list[str], list[str]]:
     """The ids and the indexed text (heading, a line break, text) of the sections (read once:
-    records streamed from a file are let go one by one)."""
+    records streamed from a file are let go one by one); ``subjects``, when given, gets
+    each section's article subject (``subject`` of its title) by section id."""
     ids: list[str] = []
     texts: list[str] = []
+    of_article: dict[str, str] = {}
     for record in corpus:
         ids.append(record.id)
         texts.append(f"{record.heading}\n{record.text}")
+        if subjects is not None:
+            if record.article_id not in of_article:
+                of_article[record.article_id] = subject(record.title)
+            subjects[record.id] = of_article[record.article_id]
     return ids, texts
+
+
+def subject(title: str) -> str:
+    """An article's subject: its title before the first of SUBJECT_SEPARATORS it holds (in
+    that order), the whole title when none leaves a subject before it."""
+    for separator in SUBJECT_SEPARATORS:
+        head, found, _ = title.partition(separator)
+        if found and head.strip():
+            return head.strip()
+    return title.strip()
+
+
+def prefixed_topics(
+    topics: Mapping[str, str], qrels: Mapping[str, Mapping[str, int]], subjects: Mapping[str, str]
+) -> tuple[dict[str, str], int]:
+    """Each query after its article's subject and a space (the seed's subject-prefixed
+    queries), and how many queries had none and stay as written. A query's article is that
+    of its highest-graded judged section (the first by id on a tie): the section its row
+    named, whose article holds its other judged sections too."""
+    out: dict[str, str] = {}
+    missing = 0
+    for qid, query in topics.items():
+        judged = qrels.get(qid, {})
+        target = min(judged, key=lambda doc: (-judged[doc], doc), default=None)
+        found = subjects.get(target, "") if target is not None else ""
+        out[qid] = f"{found} {query}" if found else query
+        missing += not found
+    return out, missing
+
+
+def preset_options(name: str, base: BaselineOptions) -> dict[str, BaselineOptions]:
+    """The runs of preset ``name``: run name -> options (``base``'s depth and query form)."""
+    kept: dict[str, Any] = {"k": base.k, "queries": base.queries}
+    return {
+        run: BaselineOptions.model_validate({**kept, **setting})
+        for run, setting in BASELINE_PRESETS[name].items()
+    }
 
 
 def search_texts(
@@ -609,7 +698,7 @@ def search_texts(
     workers: int = 1,
 ) -> Iterable[tuple[str, list[tuple[str, float]]]]:
     """Index ``texts`` and search ``topics``, one query at a time (on ``workers`` processes,
-    see ``CharNgramIndex.iter_search``); ``texts`` is emptied once indexed (the index keeps
+    see ``RetrievalIndex.iter_search``); ``texts`` is emptied once indexed (the index keeps
     what the search needs), so a caller holding no other reference frees the corpus text
     before the search."""
     index = _indexed(doc_ids, texts, options)
@@ -636,10 +725,10 @@ def search_lines(
 
 def _indexed(
     doc_ids: list[str], texts: list[str], options: BaselineOptions
-) -> CharNgramIndex | None:
+) -> RetrievalIndex | None:
     """The index of ``texts`` (then emptied), None without documents."""
     if not doc_ids:
         return None
-    index = CharNgramIndex(doc_ids, texts, options)
+    index = RetrievalIndex(doc_ids, texts, options)
     texts.clear()
     return index
