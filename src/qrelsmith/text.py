@@ -8,7 +8,7 @@ numbering, brackets and edge punctuation. No stage normalises text on its own.
 And Okapi BM25, written once for the two stages that score text with it: Lucene's idf
 (``bm25_idf``), each document's saturation point (``bm25_norm``) and a term's score
 (``bm25_weight``). They take numbers or numpy arrays alike: the matcher's content evidence
-(``content.SectionText``) scores one article's sections one term at a time, the baseline
+(``labelling.content.SectionText``) scores one article's sections one term at a time, the baseline
 retriever (``evaluate.baseline``) a whole corpus as arrays, with the same operations in the
 same order (only the logarithm differs by kind: ``math.log1p`` for a number, ``numpy.log1p``
 for an array; numpy is not imported here, a build never loads it).

@@ -38,8 +38,8 @@ from scipy import sparse
 
 from ..config import BaselineOptions
 from ..models import CorpusRecord
-from ..parallel import ForkedPart
 from ..patterns import BASELINE_PRESETS, SUBJECT_SEPARATORS
+from ..run.parallel import ForkedPart
 from ..text import bm25_idf, bm25_norm, bm25_weight, fold_case
 from .runs import Run, ranking_lines
 

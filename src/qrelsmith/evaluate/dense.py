@@ -1,6 +1,6 @@
 """A dense retriever: the cosine of sentence embeddings, with the ``[semantic]`` extra's encoder.
 
-The encoder is the one semantic matching uses (``semantic.encoder``: Universal Sentence
+The encoder is the one semantic matching uses (``labelling.semantic.encoder``: Universal Sentence
 Encoder multilingual v3 in numpy, its weights inside the package, nothing downloaded; one BLAS
 thread). Sections are embedded DENSE_BATCH texts a call into one float32 matrix (2 KB a
 section: 200 MB for 100k), queries a batch of the ranker's at a time, so memory is the
@@ -23,8 +23,8 @@ from ..patterns import DENSE_BATCH
 
 def embed(texts: Sequence[str]) -> NDArray[np.float32]:
     """The texts' unit-length embeddings, DENSE_BATCH a call (a UsageError without the
-    ``[semantic]`` extra, from ``semantic.encoder``)."""
-    from ..semantic import encoder
+    ``[semantic]`` extra, from ``labelling.semantic.encoder``)."""
+    from ..labelling.semantic import encoder
 
     model = encoder()
     out = np.zeros((len(texts), 512), dtype=np.float32)
@@ -39,7 +39,7 @@ class DenseScorer:
 
     def __init__(self, texts: Sequence[str], options: BaselineOptions):
         del options  # the encoder has no parameter to set
-        from ..semantic import MODULE, PACKAGE
+        from ..labelling.semantic import MODULE, PACKAGE
 
         try:
             __import__(MODULE)
