@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from qrelsmith.config import BaselineOptions
-from qrelsmith.evaluate import baseline
-from qrelsmith.evaluate.baseline import RetrievalIndex, packed_counts, prepare
+from qrelsmith.evaluate import baseline, ngrams
+from qrelsmith.evaluate.baseline import RetrievalIndex
+from qrelsmith.evaluate.ngrams import packed_counts, prepare
 from qrelsmith.evaluate.runs import write_lines, write_run
 
 TEXTS = [
@@ -63,7 +64,7 @@ def test_the_index_is_the_same_however_cut_in_chunks_and_ranges(
     first) and any number of ranges fill the same matrix, and write scikit-learn's run."""
     options = BaselineOptions()
     whole = RetrievalIndex([f"d{i:02d}" for i in range(len(TEXTS))], TEXTS, options)
-    monkeypatch.setattr(baseline, "CHUNK_CHARS", chunk_chars)
+    monkeypatch.setattr(ngrams, "CHUNK_CHARS", chunk_chars)
     monkeypatch.setattr(baseline, "RANGES", ranges)
     cut = RetrievalIndex([f"d{i:02d}" for i in range(len(TEXTS))], TEXTS, options)
     first, second = whole.scorer.matrix, cut.scorer.matrix
@@ -209,8 +210,8 @@ def test_a_chunk_too_large_for_one_key_is_counted_in_halves_in_either_order() ->
     texts = [
         "".join(alphabet[(i * 12 + j) % len(alphabet)] for j in range(12)) for i in range(8000)
     ]
-    doc, packed, counts = baseline._packed_chunk(texts, (1, 3))
-    doc2, packed2, counts2 = baseline._packed_chunk(texts, (1, 3), by_ngram=True)
+    doc, packed, counts = ngrams._packed_chunk(texts, (1, 3))
+    doc2, packed2, counts2 = ngrams._packed_chunk(texts, (1, 3), by_ngram=True)
     by_doc = np.stack([doc, packed, counts], axis=1)
     by_ngram = np.stack([doc2, packed2, counts2], axis=1)
     assert len(by_doc) == 8000 * (12 + 11 + 10)

@@ -26,7 +26,7 @@ from ..config import BaselineOptions
 from ..errors import DataError
 from ..patterns import LSA_FEATURES, LSA_SEED
 from ..text import fold_case
-from .baseline import PACKED_N, packed_counts
+from .ngrams import PACKED_N, packed_counts
 
 
 def _totals(texts: Sequence[str], ngrams: tuple[int, int]) -> tuple[NDArray[np.int64], Any]:
