@@ -177,7 +177,7 @@ def test_the_subject_is_the_title_before_its_first_separator() -> None:
 
 def test_prefixed_queries_take_the_subject_of_their_highest_graded_section() -> None:
     topics = {"q0": "どちらを選ぶか", "q1": "ポート", "q2": "orphan"}
-    qrels = {"q0": {"b#1": 1, "a#2": 2, "a#1": 1}, "q1": {"b#2": 2, "a#3": 2}}
+    qrels = {"q0": {"b#1": 1, "a#2": 2}, "q1": {"b#2": 2, "a#3": 2}}
     subjects = {"a#1": "A", "a#2": "A", "a#3": "A", "b#1": "B", "b#2": "B"}
     out, missing = prefixed_topics(topics, qrels, subjects)
     assert out == {"q0": "A どちらを選ぶか", "q1": "A ポート", "q2": "orphan"}
