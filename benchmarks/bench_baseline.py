@@ -10,6 +10,12 @@ the same bytes (or differ only in which of equally scored documents fill the las
 
     PYTHONPATH=src /work/venv/bin/python benchmarks/bench_baseline.py --sections 10000 \\
         --queries 10000 --compare
+
+Any method or setting is timed with ``--args`` (passed to `baseline`), e.g. LSA-256 and the
+dense encoder (docs/retrievers.md; figures in benchmarks/README.md, "Retrievers"):
+
+    ... bench_baseline.py --dir /tmp/scale/set --args "--method lsa --ngrams 2 --dims 256"
+    ... bench_baseline.py --sections 10000 --queries 10000 --args "--method dense"
 """
 
 from __future__ import annotations
@@ -79,6 +85,7 @@ def main() -> None:
     parser.add_argument(
         "--workers", default="1,2", help="baseline -j values to time, e.g. 1,2 (default)"
     )
+    parser.add_argument("--args", default="", help="more baseline options, e.g. '--method lsa'")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
@@ -92,7 +99,15 @@ def main() -> None:
         runs: list[Path] = []
         for workers in args.workers.split(","):
             new = root / f"new-j{workers}.trec"
-            command = ["baseline", str(folder), "--out", str(new), "-j", workers]
+            command = [
+                "baseline",
+                str(folder),
+                "--out",
+                str(new),
+                "-j",
+                workers,
+                *args.args.split(),
+            ]
             wall, cpu, peak = timed([sys.executable, "-m", "qrelsmith", *command])
             name = f"qrelsmith baseline -j {workers}"
             print(f"{name:<40} {wall:8.1f} s wall {cpu:8.1f} s CPU {peak:8.0f} MB")
