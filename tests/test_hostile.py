@@ -438,6 +438,7 @@ def test_no_regex_of_ours_is_quadratic_on_long_runs() -> None:
         "page.decode",
         "page.parse",
         "labelling.matching",
+        "labelling.matching.rules",
         "labelling.evidence",
         "sources.faq",
         "patterns",

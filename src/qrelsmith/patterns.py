@@ -11,7 +11,6 @@ code writes a keyword or a threshold as a bare literal.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 # --------------------------------------------------------------------------- the article
@@ -329,10 +328,6 @@ MATCH_STOPWORDS: frozenset[str] = frozenset(
     )
 )  # fmt: skip
 
-#: A reference that starts with a particle or a list comma is a fragment of a sentence
-#: ("を使用", "、パラメーター"): it may only match a heading exactly.
-FRAGMENT_START = re.compile(r"^(?:[、，,・]|[をがにでへとやもはの](?![\u3040-\u309f]))")
-
 # --------------------------------------------------------------------------- audit
 
 #: Default audit sample: the seed read 40 rows.
@@ -423,14 +418,6 @@ NGRAM_RANGE: tuple[int, int] = (2, 3)
 LSA_FEATURES = 30_000
 LSA_DIMS = 256
 LSA_SEED = 0
-
-#: Texts the dense encoder embeds per call: its own micro-batches are ~384 tokens, so 256
-#: texts a call keeps the transient arrays to a few MB while the per-call cost is shared.
-DENSE_BATCH = 256
-
-#: What ends an article's subject in its title (the seed's "記事タイトルの「｜」より前"), tried
-#: in this order: the full-width bar the seed's site uses, then the usual title separators.
-SUBJECT_SEPARATORS = ("｜", "|", " - ", ": ")
 
 #: Named sets of runs (`baseline --preset`): run name -> the options it sets (the others keep
 #: their defaults; the depth and the query form are the caller's). "study": the seed's six

@@ -42,11 +42,15 @@ from scipy import sparse
 
 from ..config import BaselineOptions
 from ..models import CorpusRecord
-from ..patterns import BASELINE_PRESETS, SUBJECT_SEPARATORS
+from ..patterns import BASELINE_PRESETS
 from ..run.parallel import ForkedPart
 from ..text import bm25_idf, bm25_norm, bm25_weight, fold_case
 from .ngrams import PACKED_N, packed_counts
 from .runs import Run, ranking_lines
+
+#: What ends an article's subject in its title (the seed's "記事タイトルの「｜」より前"), tried
+#: in this order: the full-width bar the seed's site uses, then the usual title separators.
+SUBJECT_SEPARATORS = ("｜", "|", " - ", ": ")
 
 #: One batch's rankings: row bounds into the next two, document numbers, written millionths.
 _Ranked = tuple[list[int], NDArray[Any], NDArray[np.int64]]

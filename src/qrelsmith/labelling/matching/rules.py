@@ -10,6 +10,7 @@ called alone with an index and a ``Form``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -22,6 +23,10 @@ from .forms import Form, Target, stripped_text
 
 if TYPE_CHECKING:
     from .index import HeadingIndex
+
+#: A reference that starts with a particle or a list comma is a fragment of a sentence
+#: ("を使用", "、パラメーター"): it may only match a heading exactly.
+FRAGMENT_START = re.compile(r"^(?:[、，,・]|[をがにでへとやもはの](?![\u3040-\u309f]))")
 
 #: Of those, the weak ones: a comma joins the words of one name as often as two names
 #: ("Cliente, servidor, bidireccional" names one section, the streaming one). A reference is
@@ -215,7 +220,7 @@ def exact_stripped(index: HeadingIndex, reference: Form, options: BuildOptions) 
 def too_short(index: HeadingIndex, reference: Form, options: BuildOptions) -> Outcome | None:
     """A sentence fragment ("を使用") or a reference too short to stand inside a heading
     matches nothing but an equal heading."""
-    fragment = patterns.FRAGMENT_START.match(reference.plain)
+    fragment = FRAGMENT_START.match(reference.plain)
     if len(reference.key) < MIN_CONTAINED_CHARS or fragment:
         return Outcome(Match(reason="unmatched"))
     return None
