@@ -17,6 +17,7 @@ from .audit.verdicts import Verdict
 from .buildfolder import Build, read_document
 from .layout import AUDIT_FOLDER, DIFF
 from .models import (
+    CarriedPoolVerdict,
     CarriedVerdict,
     ChangedQuery,
     ChangedSection,
@@ -292,3 +293,15 @@ def review_plan(build: Build) -> tuple[list[str], dict[str, CarriedVerdict]]:
         [item.qid for item in report.rereview if item.qid in present],
         {item.qid: item for item in report.carried if item.qid in present},
     )
+
+
+def pool_plan(build: Build) -> list[CarriedPoolVerdict]:
+    """The pool verdicts ``DIR/audit/diff.json`` carried over, when it was made for this
+    build's golden.jsonl; none otherwise."""
+    path = build.folder / AUDIT_FOLDER / DIFF
+    if not path.is_file():
+        return []
+    report = read_document(path, DiffReport, "a diff report")
+    if report.new_golden_sha256 != build.golden_sha256:
+        return []
+    return list(report.carried_pool)

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..buildfolder import Build, read_document
 from ..files import json_line
-from ..labels import qrels_rows, sections_by_article
+from ..labels import NAMED, qrels_rows, sections_by_article
 from ..layout import REPORT, ascii_id, build_root
 from ..models import CorpusRecord, GoldenQuery, Report, ReviewSummary
 
@@ -103,9 +103,11 @@ class ExportSource:
         return self.records.queries
 
     def named(self, query: GoldenQuery) -> list[CorpusRecord]:
-        """The grade-2 sections of ``query`` that are in the corpus, in the query's order."""
+        """The grade-2 sections of ``query`` that are in the corpus, in the query's order: the
+        named ones, then those a pooled review judged relevant (``judged``)."""
         sections = self.sections
-        return [sections[i] for i in query.relevant if i in sections]
+        pooled = [i for i, grade in query.judged.items() if grade == NAMED]
+        return [sections[i] for i in [*query.relevant, *pooled] if i in sections]
 
     @cached_property
     def sections(self) -> dict[str, CorpusRecord]:
@@ -138,6 +140,7 @@ def with_ascii_ids(records: GoldenSet) -> GoldenSet:
             update={
                 "qid": ascii_id(q.qid),
                 "relevant": {ascii_id(i): grade for i, grade in q.relevant.items()},
+                "judged": {ascii_id(i): grade for i, grade in q.judged.items()},
             }
         )
         for q in records.queries
