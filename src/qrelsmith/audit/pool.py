@@ -22,7 +22,16 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..buildfolder import Build, Qrels
-from ..models import BandCompleteness, Completeness, PooledRow, PoolSample, Stratum
+from ..config import PoolOptions
+from ..models import (
+    BandCompleteness,
+    Completeness,
+    PoolBand,
+    PooledRow,
+    PoolRun,
+    PoolSample,
+    Stratum,
+)
 from ..patterns import POOL_OVERSAMPLE
 from .sample import allocate, draw_key
 from .stats import weighted_proportion
@@ -233,6 +242,51 @@ def build_id(golden_sha256: str, qrels_sha256: str) -> str:
     """A short digest of golden.jsonl and qrels.trec (what the pool leaves out): the pool
     sheet's ``build`` cell, so a sheet of another build is refused."""
     return hashlib.sha256(f"{golden_sha256}\n{qrels_sha256}".encode()).hexdigest()[:16]
+
+
+def draw_pool_sample(
+    candidates: Sequence[Candidate],
+    options: PoolOptions,
+    *,
+    every: bool = False,
+    carried: Collection[tuple[str, str]] = (),
+    build: str = "",
+    golden_sha256: str = "",
+    runs: Sequence[PoolRun] = (),
+) -> PoolSample:
+    """``draw_pool`` with ``options`` (size, seed, depth), as ``audit/pool.json`` records it:
+    ``build`` (``build_id``) and the runs' hashes tie its sheet to what it was drawn from."""
+    strata, rows = draw_pool(candidates, options.size, options.seed, every=every, carried=carried)
+    return PoolSample(
+        seed=options.seed,
+        depth=options.depth,
+        size=options.size,
+        all=every,
+        build=build,
+        runs_id=runs_id([run.sha256 for run in runs], options.depth),
+        golden_sha256=golden_sha256,
+        runs=list(runs),
+        pool_size=len(candidates),
+        strata=strata,
+        bands={
+            band: PoolBand(
+                population=n,
+                sampled=sum(1 for row in rows if row.weight and band_of(row.best_rank) == band),
+            )
+            for band, n in band_sizes(candidates).items()
+        },
+        rows=rows,
+    )
+
+
+def pool_summary(pool: PoolSample) -> str:
+    """One line for people: what was drawn, from how big a pool, by stratum."""
+    shown = ", ".join(f"{name} {s.sampled}/{s.population}" for name, s in pool.strata.items())
+    runs = "run" if len(pool.runs) == 1 else "runs"
+    return (
+        f"audit pool: {len(pool.rows)} of {pool.pool_size} unjudged pooled pairs (depth "
+        f"{pool.depth}, {len(pool.runs)} {runs}, seed {pool.seed}; {shown or 'empty pool'})"
+    )
 
 
 # --------------------------------------------------------------------------- completeness

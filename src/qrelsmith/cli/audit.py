@@ -16,7 +16,7 @@ from ..diff import pool_plan, review_plan
 from ..errors import DataError, UsageError
 from ..files import build_lock
 from ..layout import AUDIT_CSV, AUDIT_FOLDER, GOLDEN, POOL_CSV, QRELS
-from ..models import AuditSample, PoolBand, PoolRun, PoolSample
+from ..models import AuditSample, PoolRun
 from .options import FORMATTER, add_config, config_of, override, positive, say, warn
 
 if TYPE_CHECKING:
@@ -232,13 +232,11 @@ def run_pool(args: argparse.Namespace) -> int:
 
 def _pool(args: argparse.Namespace, options: PoolOptions) -> int:
     from ..audit.pool import (
-        band_of,
-        band_sizes,
         build_id,
         check_seeds,
-        draw_pool,
+        draw_pool_sample,
         pool_candidates,
-        runs_id,
+        pool_summary,
     )
     from ..audit.pool_sheet import unapplied_pool_verdicts, write_pool
     from ..evaluate.runs import read_run
@@ -263,37 +261,18 @@ def _pool(args: argparse.Namespace, options: PoolOptions) -> int:
         for item in pool_plan(build)
         if item.qid in build.by_qid and item.docid in build.sections
     }
-    strata, rows = draw_pool(
-        candidates, options.size, options.seed, every=args.all, carried=carried
-    )
     qrels_path = build.folder / QRELS
-    pool = PoolSample(
-        seed=options.seed,
-        depth=options.depth,
-        size=options.size,
-        all=args.all,
+    pool = draw_pool_sample(
+        candidates,
+        options,
+        every=args.all,
+        carried=carried,
         build=build_id(build.golden_sha256, file_sha256(qrels_path)),
-        runs_id=runs_id(hashes, options.depth),
         golden_sha256=build.golden_sha256,
         runs=[PoolRun(name=str(path), sha256=h) for path, h in zip(args.runs, hashes, strict=True)],
-        pool_size=len(candidates),
-        strata=strata,
-        bands={
-            band: PoolBand(
-                population=n,
-                sampled=sum(1 for row in rows if row.weight and band_of(row.best_rank) == band),
-            )
-            for band, n in band_sizes(candidates).items()
-        },
-        rows=rows,
     )
     written = write_pool(build, pool, carried)
-    shown = ", ".join(f"{name} {s.sampled}/{s.population}" for name, s in strata.items())
-    say(
-        f"audit pool: {len(rows)} of {len(candidates)} unjudged pooled pairs (depth "
-        f"{options.depth}, {len(runs)} {'run' if len(runs) == 1 else 'runs'}, seed "
-        f"{options.seed}; {shown or 'empty pool'})"
-    )
+    say(pool_summary(pool))
     say(f"wrote {written[0]} and {written[1]}")
     return 0
 
