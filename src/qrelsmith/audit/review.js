@@ -226,6 +226,7 @@
 
   if (POOL) {
     $("pick").hidden = true;
+    document.querySelector("footer").textContent = "Keys: 1–4 or R P U verdict (3: not) · ← → (or K J) move · . next open row · N note · E export · Esc leave the note. Progress is saved in this browser.";
     Array.prototype.forEach.call(document.querySelectorAll("#verdicts button"), function (b, i) {
       b.setAttribute("data-verdict", VERDICTS[i]);
       b.lastChild.textContent = " " + VERDICTS[i];
