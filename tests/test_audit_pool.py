@@ -325,7 +325,7 @@ def test_a_pool_sheet_of_another_build_is_refused(
     qrels.write_text(qrels.read_text() + f"{HTTP}#q0 0 {XSS}#0 0\n")  # another judgement
     capsys.readouterr()
     assert run("apply", str(other), str(sheet)) == 1
-    assert "drawn from another build" in capsys.readouterr().out
+    assert "pool.json was drawn from another build" in capsys.readouterr().out
     # and its pool redrawn there: the sheet's rows name the other build
     assert run("pool", str(other), str(first), str(second), "--depth", "3", "--all") == 0
     capsys.readouterr()
