@@ -125,9 +125,8 @@ def main() -> None:
             "audit", "pool", str(folder), str(runs["bm25"]), str(runs["tfidf"]),
             "--size", str(args.size), "--force",
         ]  # fmt: skip
-        print(
-            f"audit pool (draw {args.size}, check's seeds included): {timed(draw, args.repeat):6.2f} s"
-        )
+        seconds = timed(draw, args.repeat)
+        print(f"audit pool (draw {args.size}, check's seeds included): {seconds:6.2f} s")
         verdicts = Path(scratch) / "verdicts.csv"
         judge(folder / "audit" / "pool.csv", verdicts)
         apply = ["audit", "apply", str(folder), str(verdicts), "--dry-run"]
