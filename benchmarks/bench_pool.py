@@ -27,11 +27,11 @@ import time
 from pathlib import Path
 
 from qrelsmith.audit.pool import pool_candidates
-from qrelsmith.buildfolder import load_build, read_qrels, read_topics
 from qrelsmith.cli import main as cli_main
 from qrelsmith.evaluate.runs import read_run
-from qrelsmith.files import write_jsonl
 from qrelsmith.models import GoldenQuery, Origin
+from qrelsmith.store.buildfolder import load_build, read_qrels, read_topics
+from qrelsmith.store.files import write_jsonl
 
 HERE = Path(__file__).parent
 

@@ -19,10 +19,10 @@ from qrelsmith.audit.pool import (
     pool_candidates,
     stratum_of,
 )
-from qrelsmith.buildfolder import load_build
 from qrelsmith.cli import main
 from qrelsmith.config import PoolOptions
 from qrelsmith.export.records import export_source
+from qrelsmith.store.buildfolder import load_build
 
 HTTP, XSS, MODAL, RDP = "en/http-request.html", "en/xss.html", "ja/modal.html", "ja/rdp-port.html"
 

@@ -21,7 +21,6 @@ import hashlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..buildfolder import Build, Qrels
 from ..config import PoolOptions
 from ..models import (
     BandCompleteness,
@@ -33,6 +32,7 @@ from ..models import (
     Stratum,
 )
 from ..patterns import POOL_OVERSAMPLE
+from ..store.buildfolder import Build, Qrels
 from .sample import allocate, draw_key
 from .stats import weighted_proportion
 

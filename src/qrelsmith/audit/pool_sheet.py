@@ -13,12 +13,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..buildfolder import Build, read_document
 from ..errors import DataError, UsageError
-from ..evidence import contained
-from ..files import write_text
-from ..layout import AUDIT_FOLDER, POOL_CSV, POOL_HTML, POOL_SAMPLE, QRELS, section_number
+from ..labelling.evidence import contained
 from ..models import CarriedPoolVerdict, CorpusRecord, PoolSample
+from ..store.buildfolder import Build, read_document
+from ..store.files import write_text
+from ..store.layout import AUDIT_FOLDER, POOL_CSV, POOL_HTML, POOL_SAMPLE, QRELS, section_number
 from .page import review_html
 from .pool import POOL_VERDICTS, band_of, build_id, pair_key
 from .sheet import csv_header, csv_records, heading_line, marked_span, write_csv
