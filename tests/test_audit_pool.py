@@ -14,6 +14,7 @@ from audit_helpers import fresh_build, run
 from qrelsmith.audit.pool import (
     CHECK,
     Candidate,
+    check_seeds,
     completeness,
     draw_pool_sample,
     pool_candidates,
@@ -21,6 +22,8 @@ from qrelsmith.audit.pool import (
 )
 from qrelsmith.cli import main
 from qrelsmith.config import PoolOptions
+from qrelsmith.evaluate.runs import read_run
+from qrelsmith.export import hf
 from qrelsmith.export.records import export_source
 from qrelsmith.store.buildfolder import load_build
 
@@ -101,6 +104,21 @@ def test_the_pool_is_the_runs_unjudged_top_k() -> None:
         "rank 1 (1 run)",
         CHECK,
     ]
+
+
+def test_checks_signals_seed_the_pool(tmp_path: Path) -> None:
+    build = fresh_build(tmp_path)
+    topics = build / "queries.tsv"  # the modal article's q1 asks what rdp-port's q0 asks
+    topics.write_text(
+        topics.read_text().replace(f"{MODAL}#q1\tモーダルの作り方", f"{MODAL}#q1\tRDPのポート番号")
+    )
+    loaded = load_build(build)
+    run = read_run(write_run(tmp_path / "a.trec", build, 0))
+    seeds = check_seeds(loaded, run)
+    tops = {qid: hits[0][0] for qid, hits in run.items()}  # every top hit is elsewhere
+    assert {pair for pair, kinds in seeds.items() if "other-article" in kinds} == set(tops.items())
+    duplicates = {pair for pair, kinds in seeds.items() if "duplicate" in kinds}
+    assert duplicates == {(f"{MODAL}#q1", f"{RDP}#2"), (f"{RDP}#q0", f"{MODAL}#2")}
 
 
 def constructed_pool() -> tuple[list[Candidate], dict[tuple[str, str], str]]:
@@ -223,8 +241,11 @@ def test_apply_adds_judgements_with_explicit_grade_0(
     assert review["completeness"]["overall"]["population"] == len(rows)
     assert review["completeness"]["decided"] == len(added)
     assert (build / "qrels.trec").read_bytes() == before  # the build stays as it was
-    # a pooled relevant document is a grade-2 answer to the binary formats too
+    # the Hub's qrels keep the grade-0 rows; a pooled relevant document is a grade-2 answer
+    # to the binary formats too
     source = export_source(load_build(version))
+    hub = hf.tables(source.records)["default"]
+    assert {"query-id": zero["qid"], "corpus-id": zero["docid"], "score": 0} in hub
     relevant = next(r for r in rows if r["verdict"] == "relevant")
     query = next(q for q in source.queries if q.qid == relevant["qid"])
     assert relevant["docid"] in [record.id for record in source.named(query)]
