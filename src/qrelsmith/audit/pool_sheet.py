@@ -192,7 +192,7 @@ def load_pool(build: Build) -> PoolSample:
 
 def current_build_id(build: Build) -> str:
     """``pool.build_id`` of the build folder as it is now."""
-    from .apply import file_sha256  # apply needs the export writers
+    from ..store.versions import file_sha256
 
     qrels = build.folder / QRELS
     return build_id(build.golden_sha256, file_sha256(qrels) if qrels.is_file() else "")
@@ -202,7 +202,7 @@ def unapplied_pool_verdicts(build_dir: Path) -> int:
     """How many verdicts on ``build_dir/audit/pool.csv`` a new pool would lose: 0 when an
     ``audit apply`` read the sheet as it is now (its sha256 is in a review.json), else its
     rows with a verdict that ``qrelsmith diff`` did not carry over."""
-    from .apply import applied_sha256, file_sha256
+    from ..store.versions import applied_sha256, file_sha256
 
     path = build_dir / AUDIT_FOLDER / POOL_CSV
     if not path.is_file():

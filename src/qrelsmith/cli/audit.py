@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..audit.apply import file_sha256, review, write_version
+from ..audit.apply import review, write_version
 from ..audit.diff import pool_plan, review_plan
 from ..audit.pool import pair_key
 from ..audit.sample import articles_of, draw_sample, load_sample, sample_summary
@@ -17,6 +17,7 @@ from ..models import AuditSample, PoolRun
 from ..store.buildfolder import Build, load_build
 from ..store.files import build_lock
 from ..store.layout import AUDIT_CSV, AUDIT_FOLDER, GOLDEN, POOL_CSV, QRELS
+from ..store.versions import file_sha256
 from .options import FORMATTER, add_config, config_of, override, positive, say, warn
 
 if TYPE_CHECKING:
