@@ -414,6 +414,22 @@ def test_a_pool_csv_with_verdicts_is_not_redrawn_without_force(
     assert run("pool", str(build), str(first), "--force") == 0
 
 
+def test_a_rebuild_keeps_a_pool_sheet_holding_verdicts(tmp_path: Path) -> None:
+    site = Path(__file__).parent.parent / "samples" / "site"
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q"]) == 0
+    bm25 = tmp_path / "bm25.trec"
+    assert main(["baseline", str(out), "--out", str(bm25)]) == 0
+    assert main(["audit", "pool", str(out), str(bm25), "--size", "5"]) == 0
+    rows = judged(out, ["not"])
+    write_sheet(out / "audit" / "pool.csv", rows)
+    sheet = (out / "audit" / "pool.csv").read_bytes()
+    assert main(["build", str(site), "--out", str(out), "-q"]) == 0
+    assert (out / "audit" / "pool.csv").read_bytes() == sheet
+    assert (out / "audit" / "pool.json").is_file() and (out / "audit" / "audit.csv").is_file()
+    assert main(["audit", "apply", str(out), str(out / "audit" / "pool.csv")]) == 0  # same build
+
+
 # --------------------------------------------------------------------------- diff
 
 
