@@ -403,6 +403,14 @@ def test_pool_and_label_sheets_together(
     assert review["precision"] is not None and review["completeness"] is not None
 
 
+def test_a_run_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    build = fresh_build(tmp_path)
+    first = write_run(tmp_path / "a.trec", build, 0)
+    capsys.readouterr()
+    assert run("pool", str(build), str(first), str(tmp_path / "." / "a.trec")) == 2
+    assert "a run is given twice" in capsys.readouterr().out
+
+
 def test_a_pool_csv_with_verdicts_is_not_redrawn_without_force(
     pooled: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

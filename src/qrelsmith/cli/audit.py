@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -252,6 +253,8 @@ def _pool(args: argparse.Namespace, options: PoolOptions) -> int:
         )
     if not build.qrels:
         raise DataError(f"{build.folder / QRELS}: no judged queries to pool")
+    if len({os.path.realpath(path) for path in args.runs}) < len(args.runs):
+        raise UsageError("a run is given twice: each run counts once in the pool")
     runs = [read_run(path, warn) for path in args.runs]
     hashes = [file_sha256(path) for path in args.runs]
     candidates = pool_candidates(
