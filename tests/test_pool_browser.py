@@ -20,8 +20,9 @@ def test_pool_review_loop_in_chromium(browser, tmp_path: Path, capsys) -> None: 
     corpus = build / "corpus.jsonl"  # another article's section holds q2's answer
     corpus.write_text(corpus.read_text().replace("-1 is not a formula", "-1 is not found"))
     first = write_run(tmp_path / "a.trec", build, 0)
-    assert run("pool", str(build), str(first), "--depth", "13", "--all") == 0
+    assert run("pool", str(build), str(first), "--depth", "13", "--size", "60") == 0
     rows = json.loads((build / "audit" / "pool.json").read_text())["rows"]
+    assert ("en/http-request.html#q2", f"{XSS}#3") in {(r["qid"], r["docid"]) for r in rows}
     context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 800})
     page = context.new_page()
     errors: list[str] = []
@@ -31,6 +32,12 @@ def test_pool_review_loop_in_chromium(browser, tmp_path: Path, capsys) -> None: 
     labels = page.locator("#verdicts button").all_text_contents()
     assert [label.split(" ", 1)[1] for label in labels] == ["relevant", "partly", "not", "unsure"]
     assert page.locator("#pick").is_hidden()
+    weighty = next(number for number, row in enumerate(rows) if row["weight"] > 1)
+    for _ in range(weighty):
+        page.keyboard.press("ArrowRight")
+    assert "pairs like it" in (page.text_content("#stratum") or "")
+    for _ in range(weighty):
+        page.keyboard.press("ArrowLeft")
     decided = {}
     for row in rows:
         assert page.text_content("#qid") == row["qid"]

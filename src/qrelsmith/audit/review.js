@@ -115,7 +115,7 @@
   function whyDrawn(stratum, weight) {
     var text = STRATA[stratum] || stratum;
     var stands = Number(weight);
-    if (stands > 1) { text += "; it stands for " + stands.toFixed(1) + " labels like it"; }
+    if (stands > 1) { text += "; it stands for " + stands.toFixed(1) + (POOL ? " pairs" : " labels") + " like it"; }
     return text;
   }
 
