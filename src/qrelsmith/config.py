@@ -40,6 +40,8 @@ from .patterns import TAG_NAME
 
 Method = Literal["bm25", "tfidf"]
 Gains = Literal["linear", "exp"]
+Draw = Literal["article", "query"]
+View = Literal["strict", "graded", "exp"]
 
 
 def _share(default: float, description: str) -> Any:
@@ -103,6 +105,15 @@ class BuildOptions(_Options):
         description="ids in printable ASCII: other characters and '%' percent-encoded (UTF-8), "
         "for tools that read files in the locale's encoding",
     )
+    sources: list[str] = Field(
+        default_factory=lambda: list(patterns.QUERY_SOURCES),
+        min_length=1,
+        # left out of report.json's manifest at its default: a table-only build writes the
+        # bytes it wrote before there were other sources
+        exclude_if=lambda value: value == list(patterns.QUERY_SOURCES),
+        description="the query sources read, in order (sources.SOURCES: table = quick-reference "
+        "tables, faq = question/answer pairs)",
+    )
     page_timeout: float = Field(
         default=patterns.PAGE_TIMEOUT,
         ge=0,
@@ -139,6 +150,13 @@ class BuildOptions(_Options):
             except SelectorError as exc:
                 raise ValueError(f"{css!r} is not a CSS selector: {exc}") from None
         return value
+
+    @field_validator("sources")
+    @classmethod
+    def _sources_once(cls, value: list[str]) -> list[str]:
+        # which names exist is the registry's to say (sources.check_sources, run by the
+        # build command): the registry imports the stages, which import this module
+        return list(dict.fromkeys(value))
 
     @field_validator("excluded_headings")
     @classmethod
@@ -243,6 +261,35 @@ class EvalOptions(_Options):
     gains: Gains = Field(
         default=patterns.EVAL_GAINS, description="nDCG gain of grade g: g (linear) or 2^g-1 (exp)"
     )
+
+
+class EvalRequest(_Options):
+    """What one `qrelsmith eval` call computes beyond the scores (flags only): the options
+    model, then one field per analysis."""
+
+    options: EvalOptions = Field(default_factory=EvalOptions)
+    unjudged: Literal["irrelevant", "condensed"] = Field(
+        default="irrelevant",
+        description="a retrieved document the qrels do not judge: irrelevant (trec_eval), or "
+        "removed from the run before scoring (condensed lists, Sakai 2007)",
+    )
+    pairs: Literal["first", "all"] = Field(
+        default="first", description="paired comparisons: each run with the first, or every pair"
+    )
+    draw: Draw | None = Field(
+        default=None,
+        description="--sizes subsets drawn by whole articles or single queries (unset: by "
+        "article when articles hold several queries)",
+    )
+    per_query: bool = Field(default=False, description="keep every per-query value")
+    sizes: list[int | Literal["all"]] = Field(
+        default_factory=list, description="set sizes of the stability study"
+    )
+    need: float | None = Field(default=None, gt=0, description="difference to detect")
+    curve: list[int] = Field(default_factory=list, description="recall at these cut-offs")
+    ranks: bool = Field(default=False, description="rank of the first relevant document")
+    views: list[View] = Field(default_factory=list, description="labelling views side by side")
+    micro: bool = Field(default=False, description="micro recall and the zero-recall rate")
 
 
 class BaselineOptions(_Options):
