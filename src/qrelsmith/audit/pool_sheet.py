@@ -86,7 +86,7 @@ def pool_rows(build: Build, pool: PoolSample) -> list[dict[str, str]]:
                 "signals": " | ".join(row.signals),
                 "query": query.query,
                 "answer": query.answer,
-                "reference": query.reference,
+                "reference": query.reference or "",
                 "matched_headings": "\n".join(heading_line(record) for record in matched),
                 "doc_heading": heading_line(doc),
                 "doc_text": doc.text,
