@@ -8,7 +8,7 @@ first run's top hit when it is in another article (``other-article``) and the gr
 of a nearly identical query of another article (``duplicate``); the pairs they name form the
 ``check`` stratum, the rest is stratified by best rank (1 / 2-3 / 4-K) and by how many runs
 retrieved the pair. ``sample.allocate`` shares the sample out with
-``patterns.POOL_OVERSAMPLE`` and each row's weight (pairs in its stratum / rows drawn there)
+``POOL_OVERSAMPLE`` and each row's weight (pairs in its stratum / rows drawn there)
 keeps the estimate unbiased for the whole pool, as ``audit sample`` does for the labels.
 
 Within a stratum the pairs drawn are those with the smallest ``sha256(seed, qid, docid)``
@@ -31,10 +31,24 @@ from ..models import (
     PoolSample,
     Stratum,
 )
-from ..patterns import POOL_OVERSAMPLE
 from ..store.buildfolder import Build, Qrels
 from .sample import allocate, draw_key
 from .stats import weighted_proportion
+
+#: How many times more likely a pooled pair is drawn for review (``audit pool``), by what put
+#: it in the pool. ``check``: pairs check's signals name (a top hit in another article, a
+#: near-duplicate query's section): the seed read 15 other-article top hits and found 3 valid
+#: answers, the densest source of missing relevant documents known. Then by best rank: TREC's
+#: pools hold most of their relevant documents near the top, so the top hit is drawn three times
+#: as often as ranks 4-K and ranks 2-3 twice; the weights keep the estimate unbiased whatever
+#: the factors (they only move where the interval is narrow).
+POOL_OVERSAMPLE: dict[str, float] = {
+    "check": 4.0,
+    "rank 1": 3.0,
+    "rank 2-3": 2.0,
+    "rank 4-K": 1.0,
+    "check only": 1.0,
+}
 
 #: Pool verdicts and the grade each adds to the qrels (``unsure`` adds nothing): TREC's
 #: relevant / partly relevant / judged not relevant (an explicit grade-0 line).
