@@ -14,6 +14,7 @@ from ..files import StagedFolder
 from ..ingest import check_paths
 from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML
 from ..models import AuditSample, Report
+from ..owners import refuse_foreign
 from ..parallel import default_workers
 from ..progress import Progress
 from ..report import build_summary
@@ -133,6 +134,7 @@ def run_build(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} exists and is not a folder")
     check_out(out, paths)
+    refuse_foreign(out, "build")
     progress = Progress(None, enabled=not args.quiet and sys.stderr.isatty())
     samples: list[AuditSample] = []
 

@@ -12,6 +12,7 @@ from ..config import BaselineOptions, EvalOptions
 from ..errors import DataError, UsageError
 from ..files import atomic_open, dumps
 from ..layout import CORPUS, GOLDEN, QRELS, QUERIES
+from ..owners import refuse_foreign
 from ..patterns import CHECK_DEPTH
 from .options import (
     FORMATTER,
@@ -263,7 +264,13 @@ def run_align(args: argparse.Namespace) -> int:
     from ..evaluate.align import align, read_chunks, write_aligned
 
     build = load_build(args.dir, need=(CORPUS, GOLDEN, QRELS))
-    refuse_input_as_output(args.out, [args.dir], lambda _: "--out must be another folder than DIR")
+    refuse_input_as_output(
+        args.out,
+        [args.dir],
+        lambda _: f"--out {args.out} is DIR or holds it: give another folder",
+        holding=True,
+    )
+    refuse_foreign(args.out, "align")
     chunks = read_chunks(args.chunks)
     result = align(build, chunks)
     report = write_aligned(args.out, build, chunks, result)
