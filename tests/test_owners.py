@@ -1,4 +1,4 @@
-"""owners.py: every command that writes a folder writes only into an empty one or its own
+"""export/owners.py: every command that writes a folder writes only into an empty one or its own
 earlier output (issue 27, items 1-3), and validate notices a folder of several writers."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from qrelsmith.cli import main
-from qrelsmith.owners import MARKS, refuse_foreign, writers_of
+from qrelsmith.export.owners import MARKS, refuse_foreign, writers_of
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"

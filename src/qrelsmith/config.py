@@ -106,6 +106,13 @@ class BuildOptions(_Options):
         le=patterns.MAX_PAGE_TIMEOUT,
         description="seconds (wall clock) one page may take before it is skipped; 0: no limit",
     )
+    max_page_bytes: int = Field(
+        default=patterns.MAX_PAGE_BYTES,
+        ge=1,
+        le=patterns.LARGEST_PAGE_CAP,
+        description="bytes a page may hold, as read or inflated, before it is skipped (its "
+        "size in the reason); inflating stops at the cap",
+    )
 
     @field_validator("drop_tags", mode="before")
     @classmethod

@@ -76,7 +76,7 @@ def _lost(result: PageResult, exc: BaseException) -> PageResult:
 def process_page(page: Page, config: Config) -> PageResult:
     """Run the core on one page; any failure becomes a ``skipped`` or ``internal`` entry,
     never an exception."""
-    page = page.loaded()
+    page = page.loaded(config.build.max_page_bytes)
     if config.build.ascii_ids:
         page = replace(page, article_id=ascii_id(page.article_id))
     result = _empty_result(page)

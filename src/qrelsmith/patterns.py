@@ -64,6 +64,14 @@ TAG_NAME = r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"
 #: page builds in a few seconds; a page that would stall a worker for good must not stall the
 #: crawl. 0 means no limit.
 PAGE_TIMEOUT = 60.0
+#: The largest page, in bytes as read (or inflated, from a .warc.gz or a .jsonl.gz), a build
+#: processes; a larger one is skipped with its size, and inflating stops at the cap. Processing
+#: a page holds about 20 times its bytes (a 200 MB page took 3.9 GB, issue 27), so 20 MiB keeps
+#: one worker near 400 MB, while the largest page of the dev set is 200 KB and of the Debian
+#: manuals crawl (benchmarks/) 2.6 MB (Python's contents.html): eight times that stays in.
+MAX_PAGE_BYTES = 20 * 2**20
+#: The largest max_page_bytes a config may set: 1 GiB, whose processing alone takes ~20 GB.
+LARGEST_PAGE_CAP = 2**30
 #: The largest page_timeout a config may set: a day. Past it a limit means nothing (a build of
 #: a million pages takes hours, not days per page), and the interval timer overflows on
 #: values such as 1e300.

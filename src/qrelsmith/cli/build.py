@@ -10,11 +10,11 @@ from typing import Any
 
 from ..build import build_to, holds_pages
 from ..errors import UsageError
+from ..export.owners import refuse_foreign
 from ..files import StagedFolder
 from ..ingest import check_paths
 from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML
 from ..models import AuditSample, Report
-from ..owners import refuse_foreign
 from ..parallel import default_workers
 from ..progress import Progress
 from ..report import build_summary

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 from ..buildfolder import build_topics, iter_records, load_build
 from ..config import BaselineOptions, EvalOptions
 from ..errors import DataError, UsageError
+from ..export.owners import mixed_writers, refuse_foreign
 from ..files import atomic_open, dumps
 from ..layout import CORPUS, GOLDEN, QRELS, QUERIES
-from ..owners import refuse_foreign
 from ..patterns import CHECK_DEPTH
 from .options import (
     FORMATTER,
@@ -246,6 +246,8 @@ def run_validate(args: argparse.Namespace) -> int:
     from ..evaluate.validate import format_problem, validate_build
 
     problems = validate_build(args.dir)
+    mixed = mixed_writers(args.dir)  # export/: a later stage than validate's
+    problems = [mixed, *problems] if mixed is not None else problems
     for problem in problems:
         line = dumps(problem) if args.json else format_problem(problem)
         sys.stdout.write(line + "\n")

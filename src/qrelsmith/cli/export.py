@@ -15,8 +15,8 @@ from ..audit.apply import latest_review
 from ..buildfolder import load_build
 from ..errors import UsageError
 from ..export import EXPORT_KINDS, export
+from ..export.owners import refuse_foreign
 from ..export.records import ExportKind, export_source
-from ..owners import refuse_foreign
 from .options import FORMATTER, refuse_input_as_output, say
 
 

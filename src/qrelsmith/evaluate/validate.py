@@ -5,7 +5,7 @@ Checked: qrels lines have four fields and integer grades; no id has whitespace; 
 query is in queries.tsv (and golden.jsonl) and every qrels document in corpus.jsonl; every query
 has a grade-2 target; the corpus and the queries are not empty; golden.jsonl's `relevant`
 equals the qrels' grade-2 rows; the BEIR files, when present, hold the same corpus ids, queries
-and qrels rows as the TREC files; the folder's files come from one command (``owners``).
+and qrels rows as the TREC files.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from ..errors import DataError, UsageError
 from ..files import iter_lines
 from ..labels import NAMED, named_in
 from ..models import BeirDocument, BeirQuery, Problem
-from ..owners import describe, writers_of
 
 #: Problems of one kind listed one by one before they are summarised as "... and N more".
 MAX_PER_KIND = 20
@@ -99,16 +98,6 @@ def validate_build(root: str | Path) -> list[Problem]:
     if not folder.is_dir():
         raise UsageError(f"{folder} is not a build folder")
     problems: list[Problem] = []
-    writers = writers_of(folder)
-    if len(writers) > 1:  # e.g. align or an export written over a build: a mixed folder
-        problems.append(
-            Problem(
-                kind="writers",
-                file=", ".join(mark for marks in writers.values() for mark in marks),
-                message="the files come from different commands: "
-                + " and ".join(describe(writer, marks) for writer, marks in writers.items()),
-            )
-        )
     for name in (layout.CORPUS, layout.QRELS, layout.QUERIES):
         if not (folder / name).exists():
             problems.append(Problem(kind="missing", file=name, message=f"{name} is missing"))

@@ -14,6 +14,7 @@ from typing import Literal
 from ..layout import BUILD_MARKERS
 from ..markdown import MARKDOWN_SUFFIXES, is_markdown
 from ..models import PassedOver
+from ..patterns import MAX_PAGE_BYTES
 from .ids import readable_name, safe_id
 from .page import Page, error_page
 
@@ -123,13 +124,14 @@ def read_listing(listing: Listing) -> Iterator[Page]:
             yield _file_page(full, relative)
 
 
-def read_folder(root: Path) -> Iterator[Page]:
-    """Every page ``list_pages`` finds below ``root``, in sorted path order."""
+def read_folder(root: Path, limit: int = MAX_PAGE_BYTES) -> Iterator[Page]:
+    """Every page ``list_pages`` finds below ``root``, in sorted path order (``limit`` applies
+    where each is read: ``Page.loaded``)."""
     yield from read_listing(list_pages(root))
 
 
-def read_file(path: Path) -> Iterator[Page]:
-    """One HTML (or Markdown) file; its id is its file name."""
+def read_file(path: Path, limit: int = MAX_PAGE_BYTES) -> Iterator[Page]:
+    """One HTML (or Markdown) file; its id is its file name (``limit``: as ``read_folder``)."""
     yield _file_page(path, path.name)
 
 

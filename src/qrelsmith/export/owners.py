@@ -5,7 +5,7 @@ into a folder that is empty or that holds its own earlier output; never into a b
 reviewed version, an alignment, another kind's export or a folder holding one of them
 (``refuse_foreign``). A writer is known by the files only it writes (``MARKS``); hidden
 entries (``.git``) belong to nobody and are kept. ``validate`` lists a folder holding the
-marks of several writers (``writers_of``): its files do not come from one run.
+marks of several writers (``mixed_writers``): its files do not come from one run.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .errors import UsageError
-from .export import EXPORT_KINDS
-from .layout import (
+from ..errors import UsageError
+from ..layout import (
     ALIGN_REPORT,
     BEIR_FOLDER,
     CHANGELOG,
@@ -27,6 +26,8 @@ from .layout import (
     REPORT,
     REVIEW,
 )
+from ..models import Problem
+from . import EXPORT_KINDS
 
 #: Names several writers use for a file of their own (a dataset card, a user's notes): no mark.
 SHARED_NAMES = frozenset({"README.md"})
@@ -110,3 +111,17 @@ def refuse_foreign(out: str | Path, writer: str) -> None:
         raise UsageError(f"--out {out} holds {held}: {rule} folder")
     shown = ", ".join(entries[:3]) + (f" and {len(entries) - 3} more" if len(entries) > 3 else "")
     raise UsageError(f"--out {out} holds files qrelsmith did not write ({shown}): {rule} folder")
+
+
+def mixed_writers(folder: str | Path) -> Problem | None:
+    """``validate``'s problem for a folder whose files come from several commands (align or an
+    export written over a build, before the rule above), None when they come from one."""
+    writers = writers_of(folder)
+    if len(writers) < 2:
+        return None
+    return Problem(
+        kind="writers",
+        file=", ".join(mark for marks in writers.values() for mark in marks),
+        message="the files come from different commands: "
+        + " and ".join(describe(writer, marks) for writer, marks in writers.items()),
+    )
