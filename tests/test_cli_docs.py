@@ -234,28 +234,3 @@ def test_docs_review_transcripts_print_what_they_show(
         captured = capsys.readouterr()
         if shown:
             assert captured.out + captured.err == "\n".join(shown) + "\n", lines[start]
-
-
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "qrelsmith"
-
-
-def _layout_names() -> set[str]:
-    """The modules and packages the README's Layout section maps (its first column, and the
-    pipeline line's ``a.py → b.py / c.py``)."""
-    block = README.split("## Layout", 1)[1].split("```", 2)[1]
-    names: set[str] = set()
-    for line in block.splitlines():
-        if not re.match(r"  \S", line):
-            continue  # the src/qrelsmith/ line, or a description's continuation
-        column = re.split(r"\s{2,}", line.strip(), maxsplit=1)[0]
-        names.update(name for name in re.split(r" → | / ", column) if name)
-    return names
-
-
-def test_readme_layout_names_the_modules_ls_shows() -> None:
-    listed = {
-        entry.name + ("/" if entry.is_dir() else "")
-        for entry in PACKAGE.iterdir()
-        if entry.name.endswith(".py") or (entry.is_dir() and (entry / "__init__.py").exists())
-    }
-    assert _layout_names() == listed

@@ -14,7 +14,8 @@ import os
 from pathlib import Path
 
 from ..errors import UsageError
-from ..layout import (
+from ..models import Problem
+from ..store.layout import (
     ALIGN_REPORT,
     BEIR_FOLDER,
     CHANGELOG,
@@ -26,7 +27,6 @@ from ..layout import (
     REPORT,
     REVIEW,
 )
-from ..models import Problem
 from . import EXPORT_KINDS
 
 #: Names several writers use for a file of their own (a dataset card, a user's notes): no mark.
