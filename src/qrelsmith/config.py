@@ -36,6 +36,9 @@ from .errors import UsageError
 from .patterns import TAG_NAME
 
 Method = Literal["bm25", "tfidf"]
+
+#: A measure's cut-off, ``@k`` at the end of its name (``P@10``, ``CP(rel=2)@5``).
+_CUTOFF = re.compile(r"@(\d+)$")
 Gains = Literal["linear", "exp"]
 
 
@@ -184,8 +187,8 @@ def build_options(options: BuildOptions | None) -> BuildOptions:
 class AuditOptions(_Options):
     """The audit sample a build writes by default."""
 
-    size: int = Field(default=patterns.AUDIT_SIZE, ge=0)
-    seed: int = patterns.AUDIT_SEED
+    size: int = Field(default=patterns.AUDIT_SIZE, ge=0, le=patterns.MAX_AUDIT_SIZE)
+    seed: int = Field(default=patterns.AUDIT_SEED, ge=0, le=patterns.MAX_SEED)
     low_confidence: float = _share(
         patterns.LOW_CONFIDENCE,
         "labels below this confidence (0-1, any rule) are over-sampled and flagged by check",
@@ -214,17 +217,30 @@ class AuditOptions(_Options):
 class EvalOptions(_Options):
     """Measures and resampling of `qrelsmith eval` (its flags override these)."""
 
-    seed: int = patterns.EVAL_SEED
-    bootstrap_samples: int = Field(default=patterns.BOOTSTRAP_SAMPLES, ge=100)
-    permutation_rounds: int = Field(default=patterns.PERMUTATION_ROUNDS, ge=100)
+    seed: int = Field(default=patterns.EVAL_SEED, ge=0, le=patterns.MAX_SEED)
+    bootstrap_samples: int = Field(
+        default=patterns.BOOTSTRAP_SAMPLES, ge=100, le=patterns.MAX_RESAMPLES
+    )
+    permutation_rounds: int = Field(
+        default=patterns.PERMUTATION_ROUNDS, ge=100, le=patterns.MAX_ROUNDS
+    )
     subsets: int = Field(
-        default=patterns.STABILITY_SUBSETS, ge=1, description="subsets per size of --sizes"
+        default=patterns.STABILITY_SUBSETS,
+        ge=1,
+        le=patterns.MAX_SUBSETS,
+        description="subsets per size of --sizes",
     )
     subset_resamples: int = Field(
-        default=patterns.STABILITY_RESAMPLES, ge=100, description="bootstrap of each subset"
+        default=patterns.STABILITY_RESAMPLES,
+        ge=100,
+        le=patterns.MAX_RESAMPLES,
+        description="bootstrap of each subset",
     )
     subset_rounds: int = Field(
-        default=patterns.STABILITY_ROUNDS, ge=100, description="permutation test of each subset"
+        default=patterns.STABILITY_ROUNDS,
+        ge=100,
+        le=patterns.MAX_ROUNDS,
+        description="permutation test of each subset",
     )
     measures: list[str] = Field(
         default_factory=lambda: list(patterns.EVAL_MEASURES),
@@ -234,11 +250,23 @@ class EvalOptions(_Options):
     rel: int = Field(
         default=patterns.EVAL_REL,
         ge=1,
+        le=patterns.MAX_GRADE,
         description="lowest relevant grade for R, P, RR, AP, Success, CP",
     )
     gains: Gains = Field(
         default=patterns.EVAL_GAINS, description="nDCG gain of grade g: g (linear) or 2^g-1 (exp)"
     )
+
+    @field_validator("measures")
+    @classmethod
+    def _cutoffs_bounded(cls, value: list[str]) -> list[str]:
+        for name in (part for item in value for part in item.split()):
+            cutoff = _CUTOFF.search(name)
+            if cutoff is not None and int(cutoff.group(1)) > patterns.MAX_CUTOFF:
+                raise ValueError(
+                    f"measure {name!r}: the cutoff (@k) must be at most {patterns.MAX_CUTOFF:,}"
+                )
+        return value
 
 
 class BaselineOptions(_Options):
@@ -250,7 +278,12 @@ class BaselineOptions(_Options):
     )
     k1: float = Field(default=patterns.BM25_K1, ge=0)
     b: float = Field(default=patterns.BM25_B, ge=0, le=1)
-    k: int = Field(default=patterns.BASELINE_DEPTH, ge=1, description="results per query")
+    k: int = Field(
+        default=patterns.BASELINE_DEPTH,
+        ge=1,
+        le=patterns.MAX_CUTOFF,
+        description="results per query",
+    )
 
     @field_validator("ngrams", mode="before")
     @classmethod
@@ -260,8 +293,10 @@ class BaselineOptions(_Options):
     @field_validator("ngrams")
     @classmethod
     def _ordered(cls, value: tuple[int, int]) -> tuple[int, int]:
-        if value[0] < 1 or value[1] < value[0]:
-            raise ValueError("n-gram sizes must be [low, high] with 1 <= low <= high")
+        if value[0] < 1 or value[1] < value[0] or value[1] > patterns.MAX_NGRAM:
+            raise ValueError(
+                f"n-gram sizes must be [low, high] with 1 <= low <= high <= {patterns.MAX_NGRAM}"
+            )
         return value
 
     @property
@@ -292,7 +327,7 @@ def with_flags(options: OptionsT, given: dict[str, Any]) -> OptionsT:
     except ValidationError as exc:
         first = exc.errors()[0]
         flag = "--" + str(first["loc"][0]).replace("_", "-") if first["loc"] else "a flag"
-        raise UsageError(f"{flag}: {first['msg']}") from exc
+        raise UsageError(f"{flag}: {_message(first['msg'])}") from exc
 
 
 def load_config(path: str | Path | None) -> Config:
@@ -319,4 +354,9 @@ def load_config(path: str | Path | None) -> Config:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        raise UsageError(f"config {path}: {where}: {first['msg']}") from exc
+        raise UsageError(f"config {path}: {where}: {_message(first['msg'])}") from exc
+
+
+def _message(text: str) -> str:
+    """pydantic's message without the "Value error, " of an option's own check."""
+    return text.removeprefix("Value error, ")

@@ -586,6 +586,27 @@ STABILITY_SUBSETS = 1000
 STABILITY_RESAMPLES = 200
 STABILITY_ROUNDS = 1000
 
+#: The bounds of every count and cut-off of the options (issue 27: past them a count ends in a
+#: numpy array that cannot be allocated, a run that never ends, or an overflow in C code). Each
+#: is far past any useful value, so no real setting meets it:
+#: a seed is what every random generator takes whole (numpy's and the stdlib's: 32 bits);
+MAX_SEED = 2**32 - 1
+#: bootstrap resamples: 50 times the default 2,000 (the interval's ends move by < 0.1 %);
+MAX_RESAMPLES = 100_000
+#: permutation rounds: 100 times the default 10,000 (p resolved to 0.000001);
+MAX_ROUNDS = 1_000_000
+#: subsets per size of --sizes: 10 times the study's 1,000;
+MAX_SUBSETS = 10_000
+#: a measure's @k and a run's depth: 1,000 is TREC's usual run depth, so a million is no
+#: limit, and pytrec_eval's C int cut-offs overflow past 2**31 (P@99999999999999999999);
+MAX_CUTOFF = 1_000_000
+#: a grade (--rel): pytrec_eval's relevance levels are C ints;
+MAX_GRADE = 2**31 - 1
+#: the audit sample: a reviewer reads 40-100 rows; 100,000 is a whole crawl's queries;
+MAX_AUDIT_SIZE = 100_000
+#: a character n-gram: 2-3 is the best setting, past 20 no two texts share one.
+MAX_NGRAM = 20
+
 #: `eval --curve`: the cut-offs of the seed's table for choosing k.
 CURVE_CUTOFFS: tuple[int, ...] = (1, 3, 5, 10, 20, 50, 100)
 
