@@ -210,12 +210,13 @@ def run_check(args: argparse.Namespace) -> int:
     """List suspicious queries, most suspicious first."""
     from ..evaluate import baseline
     from ..evaluate.check import check_build
-    from ..evaluate.runs import read_run
+    from ..evaluate.runs import check_run_ids, read_run
 
     config = config_of(args)
     build = load_build(args.dir, need=(CORPUS,))
     if args.run:
         run = read_run(args.run, warn)
+        check_run_ids(args.run if args.run != "-" else "stdin", run, build, args.dir)
     else:
         depth = config.baseline.model_copy(update={"k": CHECK_DEPTH})
         run = baseline.run_baseline(build.corpus, build.topics, depth)
