@@ -232,6 +232,7 @@ def iter_pages(
                     source=source,
                     article_id=id_prefix + page.article_id,
                     path=path_prefix + page.path,
+                    escaped=page.escaped and path_prefix + page.escaped,
                 )
             yield page
         if position is not None:

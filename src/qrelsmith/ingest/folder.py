@@ -15,7 +15,7 @@ from ..models import PassedOver
 from ..page.markdown import MARKDOWN_SUFFIXES, is_markdown
 from ..patterns import MAX_PAGE_BYTES
 from ..store.layout import BUILD_MARKERS
-from .ids import readable_name, safe_id
+from .ids import escaped_name, readable_name, safe_id
 from .page import Page, error_page
 
 HTML_SUFFIXES = (".html", ".htm")
@@ -136,7 +136,12 @@ def read_file(path: Path, limit: int = MAX_PAGE_BYTES) -> Iterator[Page]:
 
 
 def _file_page(path: str | Path, relative: str) -> Page:
-    relative = readable_name(relative)
+    readable = readable_name(relative)
     return Page(
-        safe_id(relative), relative, b"", file=os.fspath(path), markdown=is_markdown(relative)
+        safe_id(readable),
+        readable,
+        b"",
+        file=os.fspath(path),
+        markdown=is_markdown(readable),
+        escaped=escaped_name(relative),
     )

@@ -38,6 +38,9 @@ class Page:
     end: int | None = None
     #: A Markdown file (``.md``): made an HTML page by ``markdown.page_from_markdown`` first.
     markdown: bool = False
+    #: A file name with bytes that are not UTF-8, written ``\\xNN`` (``ids.escaped_name``):
+    #: ``path`` writes them ``%NN``, as a file named so would be; "" for other pages.
+    escaped: str = ""
 
     def loaded(self, limit: int = MAX_PAGE_BYTES) -> Page:
         """This page with its bytes read (or its ``error`` set) if they are still in its file;

@@ -37,6 +37,8 @@ class PageResult:
     digest: str
     url: str | None = None
     source: str = ""
+    #: ``Page.escaped``: the name of a file whose readable path another file's name can share
+    escaped: str = ""
     corpus: list[CorpusRecord] = field(default_factory=list)
     queries: list[GoldenQuery] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
@@ -64,7 +66,9 @@ class PageResult:
 
 def _empty_result(page: Page) -> PageResult:
     digest = hashlib.sha256(page.data).hexdigest()
-    return PageResult(page.article_id, page.path, digest, url=page.url, source=page.source)
+    return PageResult(
+        page.article_id, page.path, digest, url=page.url, source=page.source, escaped=page.escaped
+    )
 
 
 def _lost(result: PageResult, exc: BaseException) -> PageResult:
