@@ -193,20 +193,20 @@ def read_csv(path: Path) -> list[RawVerdict]:
     text = _decode(path)
     first_line = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=first_line.count)
-    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
-    header = [name.strip().lower() for name in reader.fieldnames or []]
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    header = [name.strip().lower() for name in next(reader, [])]
     missing = [name for name in ("qid", "verdict") if name not in header]
     if missing:
-        raise DataError(f"{path.name}: line 1: no column {' or '.join(map(repr, missing))}")
-    reader.fieldnames = header
+        raise DataError(f"{path.name}: row 1: no column {' or '.join(map(repr, missing))}")
     rows = []
-    line = reader.line_num
-    for record in reader:
-        where = f"{path.name}: line {line + 1}"
-        line = reader.line_num
-        if None in record:
+    # Rows as a spreadsheet numbers them (the header is row 1), not lines of the file: a cell
+    # holding line breaks spans several lines, and the reviewer sees rows.
+    for number, cells_in_order in enumerate(reader, 2):
+        where = f"{path.name}: row {number}"
+        if len(cells_in_order) > len(header):
             raise DataError(f"{where}: more cells than the header has columns")
-        cells = {key: restore((value or "").strip()) for key, value in record.items()}
+        record = dict(zip(header, cells_in_order, strict=False))
+        cells = {key: restore(value.strip()) for key, value in record.items()}
         if not any(cells.values()):
             continue
         rows.append(
