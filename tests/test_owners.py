@@ -140,3 +140,22 @@ def test_validate_notices_a_folder_of_several_writers(
     out = capsys.readouterr().out
     assert "the files come from different commands: a build folder (report.json" in out
     assert "an alignment (align_report.json, written by qrelsmith align)" in out
+
+
+def test_a_file_output_never_replaces_a_file_of_a_commands_folder(
+    builds: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    victim = builds / "victim"
+    before = snapshot(victim)
+    capsys.readouterr()
+    assert main(["baseline", str(builds / "rv"), "--out", str(victim / "qrels.trec")]) == 2
+    assert capsys.readouterr().err == (
+        f"error: --out {victim / 'qrels.trec'} is qrels.trec of a build folder (report.json, "
+        "written by qrelsmith build): give a file of your own\n"
+    )
+    diff = ["diff", str(builds / "rv"), str(victim), "--out", str(victim / "report.json")]
+    assert main(diff) == 2  # diff's trouble
+    assert "is report.json of a build folder" in capsys.readouterr().err
+    assert snapshot(victim) == before
+    run = tmp_path / "mine.trec"  # a file of one's own, anywhere, is written
+    assert main(["baseline", str(builds / "rv"), "--out", str(run)]) == 0

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..config import BaselineOptions, EvalOptions
 from ..errors import DataError, UsageError
-from ..export.owners import mixed_writers, refuse_foreign
+from ..export.owners import mixed_writers, refuse_foreign, refuse_owned_file
 from ..patterns import CHECK_DEPTH
 from ..store.buildfolder import build_topics, iter_records, load_build
 from ..store.files import atomic_open, dumps
@@ -57,6 +57,7 @@ def run_baseline(args: argparse.Namespace) -> int:
     options = override(config_of(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
     build = load_build(args.dir, need=(CORPUS,), only_articles=())  # the queries, no section
     if args.out != "-":  # atomic_open would put the run in place of the file it reads
+        refuse_owned_file(args.out, "--out")
         read = [build.folder / name for name in (CORPUS, QUERIES, GOLDEN)]
         refuse_input_as_output(
             args.out,
@@ -125,6 +126,7 @@ def run_eval(args: argparse.Namespace) -> int:
         raise UsageError("--need compares runs: give two or more")
     build = load_build(args.dir, need=(QRELS,))
     if args.plot:
+        refuse_owned_file(args.plot, "--plot")
         read = [*(run for run in args.runs if run != "-"), build.folder / QRELS]
         read += [build.folder / CORPUS, build.folder / GOLDEN]
         refuse_input_as_output(

@@ -113,6 +113,26 @@ def refuse_foreign(out: str | Path, writer: str) -> None:
     raise UsageError(f"--out {out} holds files qrelsmith did not write ({shown}): {rule} folder")
 
 
+#: Every entry a writer puts at the top of its folder: none of them is a file another command
+#: may write over (``refuse_owned_file``).
+OWNED_NAMES = frozenset(
+    {CORPUS, GOLDEN, QRELS, QUERIES, BEIR_FOLDER, *(mark for m in MARKS.values() for mark in m)}
+    | {entry for kind in EXPORT_KINDS.values() for entry in kind.entries}
+)
+
+
+def refuse_owned_file(out: str | Path, flag: str) -> None:
+    """A UsageError (exit 2) when the file ``out`` (a run, diff.json, a plot) would replace a
+    file of a folder a qrelsmith command wrote (``--out out/qrels.trec``)."""
+    target = Path(out)
+    writers = writers_of(target.parent) if target.name in OWNED_NAMES else {}
+    if writers:
+        writer, marks = next(iter(writers.items()))
+        raise UsageError(
+            f"{flag} {out} is {target.name} of {describe(writer, marks)}: give a file of your own"
+        )
+
+
 def mixed_writers(folder: str | Path) -> Problem | None:
     """``validate``'s problem for a folder whose files come from several commands (align or an
     export written over a build, before the rule above), None when they come from one."""
