@@ -506,12 +506,15 @@ def replace_write(kind: object, write: object) -> object:
 def test_a_file_that_cannot_be_made_is_named_not_its_temporary_file() -> None:
     # Issue 27, item 11: eval --plot /proc/x.png said "/proc/.x.png.sbo9g8_1.tmp".
     from qrelsmith.errors import DataError
-    from qrelsmith.store.files import write_text
+    from qrelsmith.store.files import StagedFolder, write_text
 
     with pytest.raises(DataError) as caught:
         write_text("/proc/x.png", "")
     assert str(caught.value).startswith("cannot write /proc/x.png: ")
     assert ".tmp" not in str(caught.value)
+    with pytest.raises(DataError) as caught, StagedFolder("/proc/ds"):  # its lock: no file
+        pass
+    assert str(caught.value).startswith("cannot write /proc/ds: ")
 
 
 def test_a_lock_conflict_names_the_holders_command(

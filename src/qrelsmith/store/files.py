@@ -434,7 +434,10 @@ def _exclusive_lock(
     except ImportError:  # Windows: no advisory locks of this kind, builds are not guarded
         return None
     while True:
-        handle = open(path, "a+b")  # noqa: SIM115 - held until the writer is done
+        try:
+            handle = open(path, "a+b")  # noqa: SIM115 - held until the writer is done
+        except OSError as exc:  # the folder's parent cannot be written: name the folder
+            raise DataError(f"cannot write {shown}: {exc.strerror or exc} (at {path})") from exc
         try:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
