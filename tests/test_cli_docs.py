@@ -10,7 +10,12 @@ import pytest
 
 from qrelsmith.cli import EXIT_CODES, build_parser, main
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[1]
+#: README.md and the pages of docs/, where an option may be documented.
+README = "\n".join(
+    page.read_text(encoding="utf-8")
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+)
 
 
 def _commands() -> list[tuple[str, argparse.ArgumentParser]]:

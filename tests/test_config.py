@@ -283,3 +283,13 @@ def test_the_bounds_leave_every_default_and_the_bound_itself_in() -> None:
         "baseline": {"k": patterns.MAX_CUTOFF, "ngrams": (1, patterns.MAX_NGRAM)},
     }
     assert Config.model_validate(at_bounds).eval.subsets == patterns.MAX_SUBSETS
+
+
+def test_the_curves_cutoffs_are_bounded_in_the_request_too() -> None:
+    from pydantic import ValidationError
+
+    from qrelsmith.config import EvalRequest
+
+    assert EvalRequest(curve=[1, patterns.MAX_CUTOFF]).curve == [1, patterns.MAX_CUTOFF]
+    with pytest.raises(ValidationError):
+        EvalRequest(curve=[patterns.MAX_CUTOFF + 1])
