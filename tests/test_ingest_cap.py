@@ -92,6 +92,10 @@ def test_a_folder_page_over_the_cap_is_skipped_with_its_size(tmp_path: Path) -> 
         "([build] max_page_bytes)"
     )
     assert [q.qid for q in result.queries] == ["at-cap.html#q0"]
+    # report.json's manifest names a cap that was set, and no cap at its default (the bytes
+    # a build wrote before there was one)
+    assert result.report.manifest.config["build"]["max_page_bytes"] == len(GOOD)  # type: ignore[index]
+    assert "max_page_bytes" not in build([site]).report.manifest.config["build"]  # type: ignore[operator]
     (site / "over.html").write_bytes(b" " * (16 << 20))
     _, peak = traced(lambda: build([site], options))
     assert peak < 4 << 20  # the file over the cap is not read

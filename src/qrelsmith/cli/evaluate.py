@@ -11,7 +11,7 @@ from ..config import BaselineOptions, Draw, EvalOptions, EvalRequest, View
 from ..errors import DataError, UsageError
 from ..export.owners import mixed_writers, refuse_foreign, refuse_owned_file
 from ..patterns import CHECK_DEPTH, CURVE_CUTOFFS, MAX_CUTOFF
-from ..store.buildfolder import build_topics, iter_records, load_build
+from ..store.buildfolder import build_topics, iter_records, load_build, no_query_line
 from ..store.files import atomic_open, dumps
 from ..store.layout import CORPUS, GOLDEN, QRELS, QUERIES
 from .options import (
@@ -226,6 +226,8 @@ def run_check(args: argparse.Namespace) -> int:
 
     config = config_of(args)
     build = load_build(args.dir, need=(CORPUS,))
+    if not build.topics:  # "0 of 0 look suspicious" would say nothing: say why
+        raise DataError(no_query_line(build.folder))
     if args.run:
         run = read_run(args.run, warn)
         check_run_ids(args.run if args.run != "-" else "stdin", run, build, args.dir)
