@@ -258,6 +258,7 @@ def test_every_count_and_cutoff_of_eval_is_bounded(
         ("audit", "size", "1000000000", "less than or equal to 100000"),
         ("baseline", "k", "1000000000", "less than or equal to 1000000"),
         ("baseline", "ngrams", "[2, 1000]", "1 <= low <= high <= 20"),
+        ("baseline", "dims", "1000000000", "less than or equal to 10000"),
     ],
 )
 def test_every_count_of_the_config_is_bounded(
