@@ -147,22 +147,22 @@ def test_bad_verdict_file_names_the_row_and_writes_nothing(
     assert snapshot(build) == before
 
 
-def test_error_names_the_row_as_a_spreadsheet_counts_it(
+def test_error_names_the_row_not_the_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Issue 29: "line 15" named the 4th row, whose cells above hold line breaks; a reviewer
-    # sees rows (the header is row 1), and a blank row counts as one.
+    # sees rows (the first under the header is row 1).
     build = fresh_build(tmp_path)
     assert run("sample", str(build)) == 0
     path = tmp_path / "v.csv"
     path.write_text(
-        'qid,verdict,note\nen/xss.html#q0,correct,"two\nlines"\n\nen/xss.html#q1,maybe,\n',
+        'qid,verdict,note\nen/xss.html#q0,correct,"two\nlines"\nen/xss.html#q1,maybe,\n',
         encoding="utf-8",
     )
     capsys.readouterr()
     assert run("apply", str(build), str(path)) == 1
     assert capsys.readouterr().out.strip() == (
-        "error: v.csv: row 4: bad verdict 'maybe' (use correct, wrong, partly, unsure)"
+        "error: v.csv: row 2: bad verdict 'maybe' (use correct, wrong, partly, unsure)"
     )
 
 
