@@ -83,6 +83,11 @@ LARGEST_PAGE_CAP = 2**30
 #: values such as 1e300.
 MAX_PAGE_TIMEOUT = 86_400.0
 
+#: The longest reason report.json keeps for a skipped page or an internal error (a parser's
+#: message, or a JSON error quoting its line, can be a page long): 300 characters hold any
+#: message of ours and the start of a foreign one, and keep report.json readable.
+REASON_CHARS = 300
+
 #: A quick-reference row whose question is longer than this is rejected as "too_long": a
 #: question is what a person types (the sample's longest is 82 characters, the seed study's
 #: under 100); a cell of thousands is a table used for something else, or a broken page.
@@ -411,9 +416,6 @@ MAX_NGRAM = 20
 #: 8 GB of float64 already.
 MAX_LSA_DIMS = 10_000
 
-#: `eval --curve`: the cut-offs of the seed's table for choosing k.
-CURVE_CUTOFFS: tuple[int, ...] = (1, 3, 5, 10, 20, 50, 100)
-
 #: Two values closer than this are equal (float noise from the arithmetic): a tie in win/tie/loss
 #: counts, a pair of queries at check.DUPLICATE_COSINE.
 TIE_TOLERANCE = 1e-9
@@ -469,10 +471,6 @@ BASELINE_PRESETS: dict[str, dict[str, Any]] = {
 #: Results per query of `qrelsmith baseline`: 100 is the deepest cut-off of EVAL_MEASURES
 #: (R@100, AP@100), so the default run scores every default measure fully.
 BASELINE_DEPTH = 100
-
-#: Results per query of the baseline that `check` computes when no run is given: only the top
-#: hit is used, so depth barely matters; 10 keeps the run small.
-CHECK_DEPTH = 10
 
 # --------------------------------------------------------------------------- check
 

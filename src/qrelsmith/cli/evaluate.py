@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, get_args
 from ..config import BaselineOptions, Draw, EvalOptions, EvalRequest, View
 from ..errors import DataError, UsageError
 from ..export.owners import mixed_writers, refuse_foreign, refuse_owned_file
-from ..patterns import BASELINE_PRESETS, CHECK_DEPTH, CURVE_CUTOFFS, MAX_CUTOFF
+from ..patterns import BASELINE_PRESETS, MAX_CUTOFF
 from ..store.buildfolder import build_topics, iter_records, load_build, no_query_line
 from ..store.files import atomic_open, dumps
 from ..store.layout import CORPUS, GOLDEN, QRELS, QUERIES
@@ -29,6 +29,13 @@ from .options import (
 
 if TYPE_CHECKING:
     from ..evaluate.runs import Run
+
+#: `eval --curve`: the cut-offs of the seed's table for choosing k.
+CURVE_CUTOFFS: tuple[int, ...] = (1, 3, 5, 10, 20, 50, 100)
+
+#: Results per query of the baseline that `check` computes when no run is given: only the top
+#: hit is used, so depth barely matters; 10 keeps the run small.
+CHECK_DEPTH = 10
 
 # The stages (numpy, scipy, ir_measures, scikit-learn) are imported inside the handlers: every
 # CLI call builds this parser, and `qrelsmith build` should not pay ~0.4 s to import them.

@@ -10,12 +10,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO
 
-from ..patterns import MAX_PAGE_BYTES
+from ..patterns import MAX_PAGE_BYTES, REASON_CHARS
 from .ids import url_id
 from .page import GZIP_MAGIC, Page, error_page, over_cap
 
-#: Characters of an exception's text a skip reason quotes: a JSON error can quote the line.
-REASON_CHARS = 300
 #: Bytes of a line over the cap read (and dropped) at a time while passing over its rest.
 SKIP_BYTES = 1 << 20
 

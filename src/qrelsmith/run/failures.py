@@ -14,10 +14,8 @@ from lxml import etree
 
 from ..errors import DataError
 from ..models import InternalError, Skipped
+from ..patterns import REASON_CHARS
 from .timeout import PageTimeout
-
-#: Longest reason kept for a page the core gave up on (a parser's message can be a page long).
-REASON_CHARS = 300
 
 #: What a bad page can raise: our own refusals (empty, binary, undecodable, not HTML, nested
 #: past the parser), the time limit, and what parsers and the interpreter raise on input
