@@ -63,7 +63,7 @@ def test_the_lock_on_windows_is_msvcrts(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(os, "unlink", windows_unlink)
     path = tmp_path / ".out.lock"
     first = _exclusive_lock(path, tmp_path / "out")
-    with pytest.raises(DataError, match="another build is writing into"):
+    with pytest.raises(DataError, match="is writing into"):
         _exclusive_lock(path, tmp_path / "out")
     waiting = threading.Event()
     held: list[object] = []
