@@ -14,7 +14,6 @@ from ..files import StagedFolder
 from ..ingest import check_paths
 from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML
 from ..models import AuditSample, Report
-from ..parallel import default_workers
 from ..progress import Progress
 from ..report import build_summary
 from .options import (
@@ -73,7 +72,7 @@ def register(subparsers: Any) -> None:
         type=positive,
         default=None,
         metavar="N",
-        help=f"worker processes (default: all cores, here {default_workers()}); 1 runs in-process",
+        help="worker processes (default: all cores); 1 runs in-process",
     )
     parser.add_argument(
         "--ascii-ids",
