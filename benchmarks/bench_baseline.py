@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 #: The scikit-learn path, as `baseline` ran before: same reading, same writing.
 OLD = """
 import sys
-from qrelsmith.buildfolder import load_build
+from qrelsmith.store.buildfolder import load_build
 from qrelsmith.config import BaselineOptions
 from qrelsmith.evaluate.baseline import CharNgramIndex
 from qrelsmith.evaluate.runs import write_run

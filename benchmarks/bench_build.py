@@ -84,18 +84,18 @@ def run_core(files: list[str]) -> int:
     speed, so their ratio holds still where separate runs drift. Prints both sums."""
     import lxml.html
 
-    import qrelsmith.article
+    import qrelsmith.page.article
     from qrelsmith.config import Config
     from qrelsmith.ingest import Page
-    from qrelsmith.page_results import render_page
+    from qrelsmith.run.page_results import render_page
 
     config = Config()
     floor = core = 0.0
     clock = time.process_time
     matching = [0.0, 0]  # seconds in article_queries (heading index + rows), articles matched
-    original = qrelsmith.article.article_queries
+    original = qrelsmith.page.article.article_queries
 
-    def timed(article: qrelsmith.article.Article, *args: object, **kwargs: object) -> object:
+    def timed(article: qrelsmith.page.article.Article, *args: object, **kwargs: object) -> object:
         started = clock()
         try:
             return original(article, *args, **kwargs)  # type: ignore[arg-type]

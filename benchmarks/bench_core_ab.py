@@ -28,7 +28,10 @@ import json, sys, time
 from pathlib import Path
 from qrelsmith.config import Config
 from qrelsmith.ingest import Page
-from qrelsmith.page_results import render_page
+try:
+    from qrelsmith.run.page_results import render_page
+except ImportError:  # a tree from before the modules moved into packages by stage
+    from qrelsmith.page_results import render_page
 
 files = json.loads(sys.argv[1])
 pages = [Page(str(n), name, Path(name).read_bytes()) for n, name in enumerate(files)]

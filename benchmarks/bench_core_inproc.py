@@ -35,13 +35,27 @@ def _timed(function: Callable[..., Any], totals: dict[str, float], key: str) -> 
     return timed
 
 
+#: Where a flat module of a tree from before the packages by stage lives in a newer tree, so
+#: ``--stage sections:marked_text`` names the same function in both.
+STAGE_PACKAGES = ("", "page.", "labelling.", "run.", "store.", "export.")
+
+
+def _import_stage(package: str, module_name: str) -> Any:
+    """The tree's module ``module_name``, at the top or in its stage's package; None if absent."""
+    for stage in STAGE_PACKAGES:
+        try:
+            return importlib.import_module(f"{package}.{stage}{module_name}")
+        except ImportError:
+            continue
+    return None
+
+
 def _load(package: str, stages: list[str], totals: dict[str, float]) -> Any:
     """The tree's ``render_page``, with its ``stages`` timed wherever a module holds them."""
     for spec in stages:
         module_name, function_name = spec.split(":")
-        try:
-            module = importlib.import_module(f"{package}.{module_name}")
-        except ImportError:
+        module = _import_stage(package, module_name)
+        if module is None:
             continue  # the stage's module is not in this tree
         original = getattr(module, function_name, None)
         if original is None:
@@ -52,7 +66,7 @@ def _load(package: str, stages: list[str], totals: dict[str, float]) -> Any:
             ours = loaded is not None and loaded.__name__.startswith(package)
             if ours and getattr(loaded, function_name, None) is original:
                 setattr(loaded, function_name, timed)
-    return importlib.import_module(f"{package}.page_results").render_page
+    return _import_stage(package, "page_results").render_page
 
 
 def main(argv: list[str] | None = None) -> int:

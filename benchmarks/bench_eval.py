@@ -22,13 +22,13 @@ from pathlib import Path
 import ir_measures
 import numpy as np
 
-from qrelsmith.buildfolder import Qrels
 from qrelsmith.cli import main as cli_main
 from qrelsmith.config import EvalOptions
 from qrelsmith.evaluate.evaluation import evaluate_runs
 from qrelsmith.evaluate.measures import parse_measures, per_query
 from qrelsmith.evaluate.runs import Run, write_run
 from qrelsmith.patterns import EVAL_MEASURES
+from qrelsmith.store.buildfolder import Qrels
 
 QUERIES_PER_ARTICLE = 8  # the seed's median
 SECTIONS_PER_ARTICLE = 13  # 3,193 sections / 247 articles

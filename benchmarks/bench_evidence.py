@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_matching import DEFAULT_DEVSET, load  # noqa: E402
 
-from qrelsmith.evidence import ArticleText, find_evidence  # noqa: E402
-from qrelsmith.matching import HeadingIndex  # noqa: E402
+from qrelsmith.labelling.evidence import ArticleText, find_evidence  # noqa: E402
+from qrelsmith.labelling.matching import HeadingIndex  # noqa: E402
 from qrelsmith.text import squashed  # noqa: E402
 
 

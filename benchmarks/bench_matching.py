@@ -42,7 +42,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 import qrelsmith
-from qrelsmith.matching import HeadingIndex
+from qrelsmith.labelling.matching import HeadingIndex
 from qrelsmith.models import Article
 from qrelsmith.text import heading_key
 

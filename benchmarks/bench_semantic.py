@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_matching import DEFAULT_DEVSET, LANGUAGES, Page, load, other_cells  # noqa: E402
 
 from qrelsmith import match_table, patterns  # noqa: E402
-from qrelsmith.semantic import SEMANTIC_REASONS, decide, section_similarities  # noqa: E402
+from qrelsmith.labelling.semantic import SEMANTIC_REASONS, decide, section_similarities  # noqa: E402
 
 
 def unresolved(page: Page) -> tuple[list[list[str]], list[int]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qrelsmith import match_reference, parse_article
-from qrelsmith.matching import HeadingIndex, SectionHeadings
+from qrelsmith.labelling.matching import HeadingIndex, SectionHeadings
 from qrelsmith.models import Article
 
 

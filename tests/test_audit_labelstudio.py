@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from audit_helpers import fresh_build, run
-from qrelsmith.files import read_jsonl
+from qrelsmith.store.files import read_jsonl
 
 
 def annotation(who: int, verdict: str, sections: list[str] | None = None, note: str = "") -> dict:

@@ -162,7 +162,7 @@ def test_oversample_factors_can_be_changed() -> None:
 
 def test_load_build_reads_only_the_wanted_articles(tmp_path: Path) -> None:
 
-    from qrelsmith.buildfolder import load_build
+    from qrelsmith.store.buildfolder import load_build
 
     records = [
         {
@@ -238,7 +238,7 @@ def test_the_queries_alone_leave_the_corpus_unread(tmp_path: Path) -> None:
     # `build`'s audit sample, `audit sample` and `baseline` read the queries first: reading
     # every line of corpus.jsonl for none of its sections cost a build ~0.09 s of ~4 s on the
     # benchmark crawl. Its lines are checked where sections are read.
-    from qrelsmith.buildfolder import load_build
+    from qrelsmith.store.buildfolder import load_build
 
     (tmp_path / "corpus.jsonl").write_bytes(b"not json \xff\n")
     (tmp_path / "golden.jsonl").write_text("", encoding="utf-8")
@@ -250,7 +250,7 @@ def test_the_queries_alone_leave_the_corpus_unread(tmp_path: Path) -> None:
 def test_a_corpus_line_whose_article_id_is_no_json_string_is_read_and_refused(
     tmp_path: Path,
 ) -> None:
-    from qrelsmith.buildfolder import load_build
+    from qrelsmith.store.buildfolder import load_build
 
     good = json.dumps({"id": "a.html#0", "article_id": "a.html", "path": "a.html", "title": "",
                        "heading": "H", "text": "t"}, separators=(",", ":"))  # fmt: skip

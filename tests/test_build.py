@@ -125,7 +125,7 @@ def test_config_overrides_defaults(tmp_path: Path) -> None:
 def test_interrupted_write_leaves_no_partial_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from qrelsmith import files
+    from qrelsmith.store import files
 
     site = write_site(tmp_path / "site", ["a.html"])
     out = tmp_path / "out"
@@ -187,7 +187,7 @@ def test_a_full_disk_leaves_the_last_build_as_it_was(
     # renamed into place); 3000: a write in the middle of corpus.jsonl fails.
     import os
 
-    from qrelsmith import files
+    from qrelsmith.store import files
 
     site = write_site(tmp_path / "site", ["a.html", "b.html"])
     out = tmp_path / "out"

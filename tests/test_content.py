@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from qrelsmith import parse_article
-from qrelsmith.content import Ranked, SectionText
+from qrelsmith.labelling.content import Ranked, SectionText
 
 
 def test_rank_orders_sections_by_shared_rare_units() -> None:

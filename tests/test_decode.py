@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from qrelsmith.decode import declared_encoding, decode, sniff, sniff_page
 from qrelsmith.errors import DataError
+from qrelsmith.page.decode import declared_encoding, decode, sniff, sniff_page
 
 JA = "<html><head>{meta}</head><body><p>日本語のページです。ポート番号とファイアウォールの設定。</p></body></html>"
 

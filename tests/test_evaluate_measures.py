@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from qrelsmith.buildfolder import Qrels
 from qrelsmith.config import EvalOptions
 from qrelsmith.evaluate.evaluation import evaluate_runs
 from qrelsmith.evaluate.measures import context_precision, parse_measures, per_query
 from qrelsmith.evaluate.runs import Run, order_run
+from qrelsmith.store.buildfolder import Qrels
 
 
 def ranked(qid: str, docids: list[str]) -> Run:

@@ -14,7 +14,7 @@ from qrelsmith.evaluate.statistics import (
     bootstrap_intervals,
     paired_comparisons,
 )
-from qrelsmith.layout import article_of
+from qrelsmith.store.layout import article_of
 from statistics_helpers import bootstrap_interval, paired_comparison
 
 

@@ -10,12 +10,12 @@ import pytest
 
 from qrelsmith import article_queries, parse_article
 from qrelsmith.audit.sheet import SPAN_CLOSE, SPAN_OPEN, evidence_cell
-from qrelsmith.buildfolder import load_build
 from qrelsmith.cli import main
 from qrelsmith.config import AuditOptions
 from qrelsmith.evaluate.check import check_build
-from qrelsmith.evidence import ANSWER_ELSEWHERE, contained, folded_positions
+from qrelsmith.labelling.evidence import ANSWER_ELSEWHERE, contained, folded_positions
 from qrelsmith.patterns import ANSWER_ELSEWHERE_CONFIDENCE, EVIDENCE_MIN_SCORE
+from qrelsmith.store.buildfolder import load_build
 
 SAMPLE = Path(__file__).parent.parent / "samples" / "site"
 

@@ -304,8 +304,8 @@ def test_a_reviewed_versions_card_states_its_own_queries_overlap(
 ) -> None:
     """The review replaced a label, so versions/v1's overlaps are not the build's: its card
     counts its own queries' (and the build's queries give report.json's figures)."""
+    from qrelsmith.labelling.overlap import queries_overlap
     from qrelsmith.models import GoldenQuery, OverlapReport
-    from qrelsmith.overlap import queries_overlap
 
     def golden(folder: Path) -> list[GoldenQuery]:
         lines = (folder / "golden.jsonl").read_text("utf-8").splitlines()

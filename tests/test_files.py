@@ -97,7 +97,7 @@ def test_a_failed_swap_puts_the_last_build_back(
 ) -> None:
     import errno
 
-    from qrelsmith import files
+    from qrelsmith.store import files
 
     site, out, before = two_builds(tmp_path)
     real = os.rename
@@ -178,7 +178,7 @@ def test_read_source_reads_a_path_a_stream_or_stdin(
     import io
 
     from qrelsmith.errors import UsageError
-    from qrelsmith.files import read_source
+    from qrelsmith.store.files import read_source
 
     path = tmp_path / "run.trec"
     path.write_bytes("\ufeffq 0 d 1\n".encode())
@@ -192,7 +192,7 @@ def test_read_source_reads_a_path_a_stream_or_stdin(
 
 def test_jsonl_lines_and_bad_lines(tmp_path: Path) -> None:
     from qrelsmith.errors import DataError
-    from qrelsmith.files import first_bad_line, iter_lines, read_jsonl, write_jsonl
+    from qrelsmith.store.files import first_bad_line, iter_lines, read_jsonl, write_jsonl
 
     path = tmp_path / "a.jsonl"
     assert write_jsonl(path, [{"k": "日本"}, {"k": 2}]) == 2
@@ -222,7 +222,7 @@ def test_a_bad_json_line_names_where_in_the_line_it_broke(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, message: str
 ) -> None:
     from qrelsmith.errors import DataError
-    from qrelsmith.files import read_jsonl
+    from qrelsmith.store.files import read_jsonl
 
     path = tmp_path / "golden.jsonl"
     path.write_text('{"qid": "q0"}\n' + line, encoding="utf-8")
@@ -255,11 +255,11 @@ def test_a_child_process_that_outlives_a_killed_build_does_not_hold_its_lock(
     import sys
     import time
 
-    from qrelsmith.files import StagedFolder
+    from qrelsmith.store.files import StagedFolder
 
     script = (
         "import os, sys, time\n"
-        "from qrelsmith.files import StagedFolder\n"
+        "from qrelsmith.store.files import StagedFolder\n"
         "staged = StagedFolder(sys.argv[1]).__enter__()\n"
         "child = os.fork()\n"
         "if child == 0:\n"
@@ -292,8 +292,8 @@ def test_a_child_process_that_outlives_a_killed_build_does_not_hold_its_lock(
 def _held_like_a_build(out: Path) -> object:
     """A build of ``out`` in progress: its lock held, its staging folder holding a copy of
     the outputs (what the build would write again)."""
-    from qrelsmith.build import OWN_ENTRIES
-    from qrelsmith.files import StagedFolder
+    from qrelsmith.run.build import OWN_ENTRIES
+    from qrelsmith.store.files import StagedFolder
 
     staged = StagedFolder(out).__enter__()
     for name in OWN_ENTRIES:
@@ -320,7 +320,7 @@ def test_commands_that_write_into_a_build_folder_wait_for_its_build(
     import threading
     import time
 
-    from qrelsmith.build import OWN_ENTRIES
+    from qrelsmith.run.build import OWN_ENTRIES
 
     out = fresh_build(tmp_path)
     assert run("sample", str(out)) == 0
@@ -355,7 +355,7 @@ def test_a_full_disk_mid_file_names_the_file(tmp_path: Path) -> None:
     import errno
 
     from qrelsmith.errors import DataError
-    from qrelsmith.files import atomic_open
+    from qrelsmith.store.files import atomic_open
 
     target = tmp_path / "audit.html"
     with pytest.raises(DataError) as caught, atomic_open(target):
@@ -407,7 +407,7 @@ def test_a_waiter_woken_by_a_finishing_writer_locks_the_file_at_the_path(tmp_pat
     # lock on the file now at the path instead.
     import threading
 
-    from qrelsmith.files import _exclusive_lock, release_lock
+    from qrelsmith.store.files import _exclusive_lock, release_lock
 
     path = tmp_path / ".out.lock"
     first = _exclusive_lock(path, tmp_path / "out")

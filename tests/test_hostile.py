@@ -21,7 +21,7 @@ from qrelsmith.cli import main
 from qrelsmith.cli.build import EXIT_INTERNAL, EXIT_SKIPPED
 from qrelsmith.config import Config
 from qrelsmith.ingest import Page, read_jsonl_pages, read_warc
-from qrelsmith.page_results import process_page
+from qrelsmith.run.page_results import process_page
 
 WARC = Path(__file__).parent / "fixtures" / "warc"
 CONFIG = Config()
@@ -433,15 +433,15 @@ def test_no_regex_of_ours_is_quadratic_on_long_runs() -> None:
 
     names = [
         "text",
-        "quickref",
-        "sections",
-        "decode",
-        "parse",
-        "matching",
+        "page.quickref",
+        "page.sections",
+        "page.decode",
+        "page.parse",
+        "labelling.matching",
         "patterns",
         "ingest.ids",
         "evaluate.check",
-        "buildfolder",
+        "store.buildfolder",
         "audit.sheet",
         "audit.verdicts",
     ]
@@ -516,7 +516,7 @@ def test_a_bug_in_the_core_is_an_internal_error_not_a_skipped_page(
 ) -> None:
     import importlib
 
-    core = importlib.import_module("qrelsmith.page_results")
+    core = importlib.import_module("qrelsmith.run.page_results")
 
     def buggy(article: object, options: object) -> object:
         raise KeyError("row")

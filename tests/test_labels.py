@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from qrelsmith.labels import (
+from qrelsmith.labelling.labels import (
     NAMED,
     SAME_ARTICLE,
     graded,
@@ -12,8 +12,8 @@ from qrelsmith.labels import (
     same_article_count,
     sections_by_article,
 )
-from qrelsmith.layout import article_of, query_id
 from qrelsmith.models import CorpusRecord, GoldenQuery, Origin
+from qrelsmith.store.layout import article_of, query_id
 
 
 def record(section_id: str) -> CorpusRecord:

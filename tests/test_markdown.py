@@ -12,7 +12,7 @@ import pytest
 
 from qrelsmith import parse_article
 from qrelsmith.cli import main
-from qrelsmith.markdown import Slugger, page_from_markdown, render, slugify, split_front_matter
+from qrelsmith.page.markdown import Slugger, page_from_markdown, render, slugify, split_front_matter
 
 if not os.environ.get("CI"):  # a core dependency: in CI (CI set) a missing one is a failure
     pytest.importorskip("markdown_it", reason="needs markdown-it-py: pip install -e .")

@@ -6,9 +6,9 @@ import math
 
 from matching_helpers import index_of, page_with
 from qrelsmith import match_reference, match_table
-from qrelsmith.content import Ranked
-from qrelsmith.matching.content_rule import by_content, content_confidence, ratio_among
-from qrelsmith.matching.rules import Outcome
+from qrelsmith.labelling.content import Ranked
+from qrelsmith.labelling.matching.content_rule import by_content, content_confidence, ratio_among
+from qrelsmith.labelling.matching.rules import Outcome
 from qrelsmith.models import Match
 
 VOLUMES = page_with(

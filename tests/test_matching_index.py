@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from matching_helpers import index_of, page
 from qrelsmith import parse_article
-from qrelsmith.article import heading_outline
 from qrelsmith.config import BuildOptions
 from qrelsmith.evaluate.check import heading_index
-from qrelsmith.matching import Form, HeadingIndex, SectionHeadings
-from qrelsmith.parse import parse_html
+from qrelsmith.labelling.matching import Form, HeadingIndex, SectionHeadings
+from qrelsmith.page.article import heading_outline
+from qrelsmith.page.parse import parse_html
 
 
 def test_positions_count_every_heading_and_headings_of_no_text_are_left_out() -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from matching_helpers import index_of, page, rows
 from qrelsmith import match_table
-from qrelsmith.matching import HeadingIndex
-from qrelsmith.matching.order import brackets, in_order, longest_ordered
-from qrelsmith.matching.rules import Outcome
+from qrelsmith.labelling.matching import HeadingIndex
+from qrelsmith.labelling.matching.order import brackets, in_order, longest_ordered
+from qrelsmith.labelling.matching.rules import Outcome
 from qrelsmith.models import Match
 
 

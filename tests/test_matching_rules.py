@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from matching_helpers import index_of
 from qrelsmith.config import BuildOptions
-from qrelsmith.matching import Form, Target
-from qrelsmith.matching.rules import (
+from qrelsmith.labelling.matching import Form, Target
+from qrelsmith.labelling.matching.rules import (
     EXCLUDED_MARK,
     RULES,
     accept,

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from audit_helpers import fresh_build, run
-from qrelsmith.buildfolder import load_build
 from qrelsmith.cli import main
 from qrelsmith.evaluate.difficulty import overlaps
+from qrelsmith.labelling.overlap import _quantile, band, overlap, shares_summary
 from qrelsmith.models import CorpusRecord
-from qrelsmith.overlap import _quantile, band, overlap, shares_summary
+from qrelsmith.store.buildfolder import load_build
 from test_audit_apply import filled, golden
 
 SITE = Path(__file__).parent.parent / "samples" / "site"

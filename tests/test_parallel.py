@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from qrelsmith import build, parallel
-from qrelsmith.build import build_to
+from qrelsmith import build
 from qrelsmith.cli import main
 from qrelsmith.export import write_build
-from qrelsmith.parallel import SortedRuns, map_unordered
-from qrelsmith.progress import Progress
+from qrelsmith.run import parallel
+from qrelsmith.run.build import build_to
+from qrelsmith.run.parallel import SortedRuns, map_unordered
+from qrelsmith.run.progress import Progress
 
 PAGE = """<html><head><meta charset="utf-8"><title>{n}</title></head><body><article>
 <h1>Article {n}</h1>
@@ -119,7 +120,7 @@ def test_a_folder_streams_in_order_and_writes_what_the_sorted_path_writes(
     # such a folder takes the sorting path.
     import importlib
 
-    module = importlib.import_module("qrelsmith.build")  # qrelsmith.build is also a function
+    module = importlib.import_module("qrelsmith.run.build")
     site = tmp_path / "site"
     for n in range(40):
         (site / f"d{n % 3}").mkdir(parents=True, exist_ok=True)
@@ -260,7 +261,7 @@ def test_cli_shows_progress_on_a_terminal_unless_quiet(
     site.mkdir()
     for n in range(3):
         (site / f"{n}.html").write_text(PAGE.format(n=n), encoding="utf-8")
-    monkeypatch.setattr("qrelsmith.progress.REDRAW_SECONDS", 0.0)
+    monkeypatch.setattr("qrelsmith.run.progress.REDRAW_SECONDS", 0.0)
     for quiet in (False, True):
         terminal = FakeTerminal()
         monkeypatch.setattr(sys, "stderr", terminal)

@@ -10,7 +10,8 @@ from lxml import etree
 
 from qrelsmith.config import BuildOptions
 from qrelsmith.errors import DataError
-from qrelsmith.parse import find_root, parse_html, remove_element, without_permalinks
+from qrelsmith.page.parse import find_root, parse_html, remove_element
+from qrelsmith.page.reading import without_permalinks
 from qrelsmith.patterns import PERMALINK_SELECTORS
 
 OPTIONS = BuildOptions()
@@ -148,7 +149,7 @@ href="#x">P1</a></h2><dl><dt class="sig">f<a class="headerlink" href="#f">P2</a>
 def test_a_selector_read_with_the_text_matches_what_css_matches(css: str) -> None:
     from lxml.cssselect import CSSSelector
 
-    from qrelsmith.parse import permalinks
+    from qrelsmith.page.reading import permalinks
 
     document = etree.fromstring(SELECTOR_PAGE, etree.HTMLParser())
     compiled = permalinks((css,))
@@ -175,7 +176,7 @@ def test_other_selectors_are_emptied_up_front(css: str) -> None:
     # their subject is no link: the text pass cannot test them
     from lxml.cssselect import CSSSelector
 
-    from qrelsmith.parse import permalinks
+    from qrelsmith.page.reading import permalinks
 
     assert permalinks((css,)).inside is None
     page = parse_html(SELECTOR_PAGE, BuildOptions(permalink_selectors=[css]))
@@ -211,7 +212,7 @@ def test_a_selector_naming_an_ancestor_above_the_article_root_still_counts() -> 
 def test_the_classes_a_selector_needs_in_the_page(css: str, needs: list[set[str]]) -> None:
     from cssselect import parse
 
-    from qrelsmith.parse import required_classes
+    from qrelsmith.page.reading import required_classes
 
     assert [required_classes(selector.parsed_tree) for selector in parse(css)] == needs
 
@@ -221,7 +222,7 @@ def _kept_one_search_per_class(raw: bytes, selectors: tuple[str, ...]) -> list[s
     hold, by a search for each: what ``permalinks_in``' plan must keep."""
     from cssselect import parse
 
-    from qrelsmith.parse import required_classes
+    from qrelsmith.page.reading import required_classes
 
     return [
         css
@@ -257,7 +258,7 @@ def test_the_byte_search_keeps_the_selectors_a_search_per_class_keeps(name: str)
     # selector that matches there.
     from lxml.cssselect import CSSSelector
 
-    from qrelsmith.parse import empty_up_front, permalinks_in
+    from qrelsmith.page.reading import empty_up_front, permalinks_in
 
     raw = _plan_page(name)
     document = etree.fromstring(raw, etree.HTMLParser())
@@ -314,7 +315,7 @@ def _tree(spec: str) -> etree._Element:
 def test_first_element_is_the_first_in_document_order(spec: str) -> None:
     # first_element looks among the root's children before walking: the same element as the
     # first one a walk of the tree meets
-    from qrelsmith.parse import first_element
+    from qrelsmith.page.parse import first_element
 
     root = _tree(spec)
     assert first_element(root, "body") is next(root.iter("body"), None)

@@ -247,7 +247,7 @@ def test_a_miss_s_roles_from_the_screened_keywords_are_those_read_again(
     from lxml import etree
 
     from qrelsmith.config import BuildOptions
-    from qrelsmith.quickref import Cell, _header_cells, _roles_named
+    from qrelsmith.page.quickref import Cell, _header_cells, _roles_named
 
     options = BuildOptions()
     head = "".join(f"<th>{cell}</th>" for cell in cells)
@@ -274,7 +274,7 @@ def test_a_table_s_default_name_follows_the_script_of_its_header(
     texts: list[str], script: str
 ) -> None:
     from qrelsmith import patterns
-    from qrelsmith.quickref import Cell, default_name
+    from qrelsmith.page.quickref import Cell, default_name
 
     header = [Cell(text, (), True) for text in texts]
     assert default_name(header) == patterns.DEFAULT_TABLE_NAMES[script]

@@ -16,7 +16,7 @@ import pytest
 from qrelsmith import parse_article
 from qrelsmith.cli import main
 from qrelsmith.config import BuildOptions
-from qrelsmith.matching import Form, HeadingIndex, split_reference
+from qrelsmith.labelling.matching import Form, HeadingIndex, split_reference
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "samples" / "site"

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from qrelsmith.cli import main
-from qrelsmith.schemas import SCHEMAS, render
+from qrelsmith.store.schemas import SCHEMAS, render
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "samples" / "site"
@@ -21,7 +21,7 @@ SAMPLE = ROOT / "samples" / "site"
 def test_checked_in_schema_matches_the_model(name: str) -> None:
     checked_in = (ROOT / "schemas" / name).read_text(encoding="utf-8")
     assert checked_in == render(SCHEMAS[name]), (
-        f"schemas/{name} drifted from the model: run `python -m qrelsmith.schemas schemas`"
+        f"schemas/{name} drifted from the model: run `python -m qrelsmith.store.schemas schemas`"
     )
 
 

@@ -251,8 +251,8 @@ def test_only_an_a_with_an_href_off_the_page_is_marked_as_a_link() -> None:
     # page, an empty href (or any other) leaves it; a permalink keeps its marks, not its text
     from lxml import etree
 
+    from qrelsmith.page.sections import marked_text
     from qrelsmith.patterns import LINK_CLOSE, LINK_OPEN, MARK
-    from qrelsmith.sections import marked_text
 
     page = """<div><p><a name="n">named</a> <a href="#x">here</a> <a href="o.html">away</a>
     <a href="">empty</a> <a class="headerlink" href="#h">P1</a>
@@ -269,8 +269,8 @@ def test_only_an_a_with_an_href_off_the_page_is_marked_as_a_link() -> None:
 
 
 def test_link_density_counts_the_prose_before_the_first_link_without_its_white_space() -> None:
+    from qrelsmith.page.sections import link_density
     from qrelsmith.patterns import LINK_CLOSE, LINK_ONLY_MAX_OTHER_CHARS, LINK_OPEN
-    from qrelsmith.sections import link_density
 
     links = "".join(f"{LINK_OPEN}page {n}{LINK_CLOSE} " for n in range(40))
     # a long run of white space before few characters: not prose, the links decide

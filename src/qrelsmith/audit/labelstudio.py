@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..buildfolder import Build
 from ..errors import DataError, UsageError
-from ..files import decode_utf8, json_error, write_json, write_text
-from ..layout import LABEL_STUDIO_CONFIG, LABEL_STUDIO_TASKS
+from ..store.buildfolder import Build
+from ..store.files import decode_utf8, json_error, write_json, write_text
+from ..store.layout import LABEL_STUDIO_CONFIG, LABEL_STUDIO_TASKS
 from .sheet import REVIEWER_COLUMNS, VERDICTS, RawVerdict, heading_line
 
 MODEL_VERSION = "qrelsmith-label"

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
-from ..buildfolder import Build
-from ..files import write_text
-from ..layout import article_of, section_number
 from ..models import AuditSample
+from ..store.buildfolder import Build
+from ..store.files import write_text
+from ..store.layout import article_of, section_number
 from .sheet import COLUMNS
 
 _JSON_ESCAPES = {

@@ -17,12 +17,12 @@ import hashlib
 import math
 from collections.abc import Collection, Mapping, Sequence
 
-from ..buildfolder import Build, read_document
 from ..config import AuditOptions
 from ..errors import DataError
-from ..layout import AUDIT_FOLDER, AUDIT_SAMPLE, GOLDEN, article_of
 from ..models import AuditSample, GoldenQuery, SampledRow, Stratum
 from ..patterns import GUESSED_RULES, OVERSAMPLE, PLANNING_PRECISION
+from ..store.buildfolder import Build, read_document
+from ..store.layout import AUDIT_FOLDER, AUDIT_SAMPLE, GOLDEN, article_of
 from .stats import effective_size, wilson_half_width
 
 #: The drawn sample, in ``DIR/audit/``: written last, after the sheets it describes.

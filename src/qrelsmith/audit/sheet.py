@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..buildfolder import Build
 from ..errors import DataError, UsageError
-from ..files import atomic_open
-from ..layout import article_of, section_number
 from ..models import AuditSample, CorpusRecord, GoldenQuery
 from ..patterns import EVIDENCE_CONTEXT_CHARS, EXCEL_CELL_CHARS, OPENING_CHARS
+from ..store.buildfolder import Build
+from ..store.files import atomic_open
+from ..store.layout import article_of, section_number
 
 #: The reviewer's choices: the label is right; wrong (replace it); partly right (e.g. one of two
 #: sections missing: replace it); the reviewer cannot tell (keep it, flag it).

@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..buildfolder import Build
 from ..errors import DataError, UsageError
-from ..layout import article_of, section_id, section_number
 from ..models import AuditSample, CorpusRecord
+from ..store.buildfolder import Build
+from ..store.layout import article_of, section_id, section_number
 from ..text import folded_words
 from .labelstudio import read_export
 from .sheet import VERDICTS, RawVerdict, read_csv

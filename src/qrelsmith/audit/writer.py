@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from ..buildfolder import Build, load_build, read_document
 from ..config import Config
 from ..errors import DataError, warn
-from ..files import StagedFolder, write_text
-from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML, AUDIT_SAMPLE, DIFF
 from ..models import AuditSample, CarriedVerdict, DiffReport, Report
+from ..store.buildfolder import Build, load_build, read_document
+from ..store.files import StagedFolder, write_text
+from ..store.layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML, AUDIT_SAMPLE, DIFF
 from . import labelstudio
 from .page import write_page
 from .sample import articles_of, draw_sample

@@ -7,15 +7,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..audit.apply import file_sha256, review, write_version
+from ..audit.diff import review_plan
 from ..audit.sample import articles_of, draw_sample, load_sample, sample_summary
 from ..audit.writer import EXTRA_FORMATS, unapplied_verdicts, write_audit
-from ..buildfolder import Build, load_build
 from ..config import AuditOptions
-from ..diff import review_plan
 from ..errors import DataError, UsageError
-from ..files import build_lock
-from ..layout import AUDIT_CSV, AUDIT_FOLDER, GOLDEN
 from ..models import AuditSample
+from ..store.buildfolder import Build, load_build
+from ..store.files import build_lock
+from ..store.layout import AUDIT_CSV, AUDIT_FOLDER, GOLDEN
 from .options import FORMATTER, add_config, config_of, override, positive, say
 
 if TYPE_CHECKING:

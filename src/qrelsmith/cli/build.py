@@ -8,14 +8,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..build import build_to, holds_pages
 from ..errors import UsageError
-from ..files import StagedFolder
 from ..ingest import check_paths
-from ..layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML
 from ..models import AuditSample, Report
-from ..progress import Progress
-from ..report import build_summary
+from ..run.build import build_to, holds_pages
+from ..run.progress import Progress
+from ..run.report import build_summary
+from ..store.files import StagedFolder
+from ..store.layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML
 from .options import (
     FORMATTER,
     add_config,
@@ -124,7 +124,7 @@ def run_build(args: argparse.Namespace) -> int:
         update={"build": override(config.build, args, ("semantic", "ascii_ids"))}
     )
     if config.build.semantic:
-        from ..semantic import encoder
+        from ..labelling.semantic import encoder
 
         encoder()  # a missing extra is a usage error before anything is read or written
     paths = check_paths(args.paths)

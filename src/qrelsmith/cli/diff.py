@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from ..audit.apply import consensus, verdict_files
+from ..audit.diff import diff_builds, diff_summary
 from ..audit.sample import load_sample
 from ..audit.verdicts import read_reviews
-from ..buildfolder import load_build
-from ..diff import diff_builds, diff_summary
 from ..errors import QrelsmithError, UsageError
-from ..files import build_lock, write_json
-from ..layout import AUDIT_FOLDER, DIFF
+from ..store.buildfolder import load_build
+from ..store.files import build_lock, write_json
+from ..store.layout import AUDIT_FOLDER, DIFF
 from .options import FORMATTER, error_line, refuse_input_as_output, say, warn
 
 #: Exit codes, as diff(1): the same, different, trouble.

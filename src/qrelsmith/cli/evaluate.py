@@ -7,12 +7,12 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..buildfolder import build_topics, iter_records, load_build
 from ..config import BaselineOptions, EvalOptions
 from ..errors import DataError, UsageError
-from ..files import atomic_open, dumps
-from ..layout import CORPUS, GOLDEN, QRELS, QUERIES
 from ..patterns import CHECK_DEPTH
+from ..store.buildfolder import build_topics, iter_records, load_build
+from ..store.files import atomic_open, dumps
+from ..store.layout import CORPUS, GOLDEN, QRELS, QUERIES
 from .options import (
     FORMATTER,
     add_config,
@@ -51,7 +51,7 @@ def run_baseline(args: argparse.Namespace) -> int:
     from ..evaluate.baseline import indexed_texts, search_lines
     from ..evaluate.runs import write_lines
     from ..models import CorpusRecord
-    from ..parallel import default_workers
+    from ..run.parallel import default_workers
 
     options = override(config_of(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
     build = load_build(args.dir, need=(CORPUS,), only_articles=())  # the queries, no section

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from ..audit.apply import latest_review
-from ..buildfolder import load_build
 from ..errors import UsageError
 from ..export import EXPORT_KINDS, export
 from ..export.records import ExportKind, export_source
+from ..store.buildfolder import load_build
 from .options import FORMATTER, refuse_input_as_output, say
 
 

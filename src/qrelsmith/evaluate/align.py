@@ -35,14 +35,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..buildfolder import Build, Qrels
 from ..errors import DataError
-from ..evidence import folded_positions
 from ..export import write_regraded
-from ..files import StagedFolder, read_jsonl, write_json
 from ..ingest import spaceless_id
-from ..labels import NAMED, SAME_ARTICLE, named, named_in
-from ..layout import ALIGN_REPORT
+from ..labelling.evidence import folded_positions
+from ..labelling.labels import NAMED, SAME_ARTICLE, named, named_in
 from ..models import (
     AlignCounts,
     AlignReport,
@@ -54,6 +51,9 @@ from ..models import (
     UnmappedChunk,
 )
 from ..patterns import COVER_SHARE, MAJORITY_SHARE, MIN_ARTICLE_SHARE, SHINGLE
+from ..store.buildfolder import Build, Qrels
+from ..store.files import StagedFolder, read_jsonl, write_json
+from ..store.layout import ALIGN_REPORT
 from ..text import squashed
 
 

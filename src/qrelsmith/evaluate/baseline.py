@@ -38,7 +38,7 @@ from scipy import sparse
 
 from ..config import BaselineOptions
 from ..models import CorpusRecord
-from ..parallel import ForkedPart
+from ..run.parallel import ForkedPart
 from ..text import fold_case
 from .runs import Run, ranking_lines
 

@@ -24,11 +24,9 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import sparse
 
-from ..buildfolder import Build
 from ..config import AuditOptions
-from ..evidence import ANSWER_ELSEWHERE
-from ..layout import article_of
-from ..matching import Form, HeadingIndex, SectionHeadings
+from ..labelling.evidence import ANSWER_ELSEWHERE
+from ..labelling.matching import Form, HeadingIndex, SectionHeadings
 from ..models import Signal, Suspect
 from ..patterns import (
     CHECK_WEIGHTS,
@@ -43,6 +41,8 @@ from ..patterns import (
     STOPWORDS,
     TIE_TOLERANCE,
 )
+from ..store.buildfolder import Build
+from ..store.layout import article_of
 from ..text import alphanumeric, fold_case
 from .runs import Run
 

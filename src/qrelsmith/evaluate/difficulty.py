@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..buildfolder import Build, Qrels
 from ..errors import DataError
-from ..layout import CORPUS, GOLDEN
+from ..labelling.overlap import overlap
 from ..models import CorpusRecord, GoldenQuery, Overlap
-from ..overlap import overlap
 from ..patterns import LOW_CONFIDENCE
+from ..store.buildfolder import Build, Qrels
+from ..store.layout import CORPUS, GOLDEN
 
 #: What `eval --by` groups queries by.
 GROUPINGS: tuple[str, ...] = ("overlap", "rule", "confidence", "article")

@@ -11,7 +11,6 @@ from typing import Literal
 
 import numpy as np
 
-from ..buildfolder import Qrels
 from ..config import EvalOptions
 from ..models import (
     CurvePoint,
@@ -24,6 +23,7 @@ from ..models import (
     StabilityRow,
 )
 from ..patterns import CURVE_CUTOFFS
+from ..store.buildfolder import Qrels
 from .measures import MeasureSpec, parse_measures, per_query
 from .runs import Run
 from .statistics import (

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import ir_measures
 
-from ..buildfolder import Qrels
 from ..config import Gains
 from ..errors import UsageError
+from ..store.buildfolder import Qrels
 from .runs import Run
 
 _CONTEXT_PRECISION = re.compile(r"^(?:CP|ContextPrecision)(?:\(rel=(\d+)\))?@(\d+)$")

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import UsageError
-from ..files import atomic_open_bytes
 from ..models import EvalReport
+from ..store.files import atomic_open_bytes
 
 
 def plot_report(report: EvalReport, path: str | Path) -> int:

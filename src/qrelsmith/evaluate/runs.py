@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from ..errors import DataError
-from ..files import read_source
-from ..layout import CORPUS, QRELS
+from ..store.files import read_source
+from ..store.layout import CORPUS, QRELS
 
 if TYPE_CHECKING:
-    from ..buildfolder import Build
+    from ..store.buildfolder import Build
 
 #: qid -> [(docid, score)], best first in trec_eval's order
 Run = dict[str, list[tuple[str, float]]]

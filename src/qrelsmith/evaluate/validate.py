@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from .. import layout
-from ..buildfolder import read_corpus, read_golden, read_records, read_topics
 from ..errors import DataError, UsageError
-from ..files import iter_lines
-from ..labels import NAMED, named_in
+from ..labelling.labels import NAMED, named_in
 from ..models import BeirDocument, BeirQuery, Problem
+from ..store import layout
+from ..store.buildfolder import read_corpus, read_golden, read_records, read_topics
+from ..store.files import iter_lines
 
 #: Problems of one kind listed one by one before they are summarised as "... and N more".
 MAX_PER_KIND = 20

@@ -19,10 +19,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, NamedTuple
 
-from .. import layout
 from ..errors import DataError
-from ..files import StagedFolder, atomic_open_bytes
 from ..models import CorpusRecord, GoldenQuery, Report
+from ..store import layout
+from ..store.files import StagedFolder, atomic_open_bytes
 from . import autorag, beir, deepeval, hf, irds, jsonl, llamaindex, pyserini, ragas, trec
 from .records import ExportKind, ExportSource, GoldenSet, KindOption, golden_set
 

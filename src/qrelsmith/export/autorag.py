@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import UsageError
-from ..files import atomic_open_bytes
+from ..store.files import atomic_open_bytes
 from .records import ExportSource, contents
 
 QA = "qa.parquet"

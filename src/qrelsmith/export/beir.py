@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .. import files
 from ..models import BeirQuery
+from ..store import files
 from .records import GoldenSet
 
 QRELS_HEADER = "query-id\tcorpus-id\tscore\n"

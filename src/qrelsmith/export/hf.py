@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DataError, UsageError
-from ..files import atomic_open_bytes, write_jsonl, write_text
-from ..layout import REPORT
+from ..labelling.overlap import queries_overlap
 from ..models import OverlapReport, Report, ReviewSummary
-from ..overlap import queries_overlap
+from ..store.files import atomic_open_bytes, write_jsonl, write_text
+from ..store.layout import REPORT
 from .records import ExportSource, GoldenSet
 
 FORMATS = ("parquet", "jsonl")

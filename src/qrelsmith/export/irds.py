@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import layout
-from ..files import atomic_open, write_text
+from ..store import layout
+from ..store.files import atomic_open, write_text
 from .records import ExportSource, contents
 from .trec import one_line, qrels_lines, topic_lines
 

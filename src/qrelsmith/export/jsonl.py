@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from .. import files, layout
-from ..files import write_json
 from ..models import Report
+from ..store import files, layout
+from ..store.files import write_json
 from .records import GoldenSet
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..files import write_text
+from ..store.files import write_text
 from .records import ExportSource, contents
 
 DATASET = "llamaindex.json"

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import files, layout
-from ..files import atomic_open
+from ..store import files, layout
+from ..store.files import atomic_open
 from .records import ExportSource, contents
 from .trec import qrels_lines, topic_lines
 

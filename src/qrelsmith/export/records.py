@@ -9,11 +9,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ..buildfolder import Build, read_document
-from ..files import json_line
-from ..labels import qrels_rows, sections_by_article
-from ..layout import REPORT, ascii_id, build_root
+from ..labelling.labels import qrels_rows, sections_by_article
 from ..models import CorpusRecord, GoldenQuery, Report, ReviewSummary
+from ..store.buildfolder import Build, read_document
+from ..store.files import json_line
+from ..store.layout import REPORT, ascii_id, build_root
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Literal
 
-from ..layout import BUILD_MARKERS
-from ..markdown import MARKDOWN_SUFFIXES, is_markdown
 from ..models import PassedOver
+from ..page.markdown import MARKDOWN_SUFFIXES, is_markdown
+from ..store.layout import BUILD_MARKERS
 from .ids import readable_name, safe_id
 from .page import Page, error_page
 

@@ -14,9 +14,9 @@ import statistics
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
-from .models import GoldenQuery, Overlap, OverlapReport, OverlapShares
-from .patterns import OVERLAP_BANDS, OVERLAP_DECIMALS
-from .text import units
+from ..models import GoldenQuery, Overlap, OverlapReport, OverlapShares
+from ..patterns import OVERLAP_BANDS, OVERLAP_DECIMALS
+from ..text import units
 
 
 class Labelled(Protocol):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from .layout import article_of
-from .models import CorpusRecord, GoldenQuery
+from ..models import CorpusRecord, GoldenQuery
+from ..store.layout import article_of
 
 #: The grade of a section the author named (golden.jsonl ``relevant``).
 NAMED = 2

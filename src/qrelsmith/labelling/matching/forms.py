@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from .. import patterns
-from ..text import comparable, heading_key, runs, stem, tokens, units
+from ... import patterns
+from ...text import comparable, heading_key, runs, stem, tokens, units
 
 #: The positions of the fixed rows before and after a table row (None: no fixed row that
 #: side): where the page's order says the row's heading lies (order.py).

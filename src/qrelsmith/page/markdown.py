@@ -23,8 +23,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ..errors import DataError
 from .decode import sniff_page
-from .errors import DataError
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt

@@ -19,11 +19,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
-from .config import Config
-from .errors import DataError
-from .export import LINE_FILES, BuildWriter
-from .files import StagedFolder
-from .ingest import (
+from ..config import Config
+from ..errors import DataError
+from ..export import LINE_FILES, BuildWriter
+from ..ingest import (
     HTML_SUFFIXES,
     check_paths,
     count_pages,
@@ -33,9 +32,10 @@ from .ingest import (
     iter_pages,
     passed_over,
 )
-from .layout import AUDIT_FOLDER, REPORT, VERSIONS_FOLDER
-from .markdown import MARKDOWN_SUFFIXES
-from .models import BuildResult, Report
+from ..models import BuildResult, Report
+from ..page.markdown import MARKDOWN_SUFFIXES
+from ..store.files import StagedFolder
+from ..store.layout import AUDIT_FOLDER, REPORT, VERSIONS_FOLDER
 from .page_results import PageResult, crashed_page, process_page, render_page
 from .parallel import SortedRuns, default_workers, map_ordered, map_unordered
 from .progress import Progress

@@ -20,7 +20,7 @@ from typing import IO, Any
 
 from pydantic import BaseModel
 
-from .errors import DataError, UsageError
+from ..errors import DataError, UsageError
 from .layout import lock_name
 
 

@@ -11,14 +11,14 @@ import hashlib
 import sys
 from dataclasses import dataclass, field, replace
 
-from .article import article_queries, parse_article
-from .config import Config
-from .export import render_article
+from ..config import Config
+from ..export import render_article
+from ..ingest import Page
+from ..models import CorpusRecord, GoldenQuery, InternalError, Rejected, Skipped, TableMiss
+from ..page.article import article_queries, parse_article
+from ..page.markdown import page_from_markdown
+from ..store.layout import ascii_id
 from .failures import BAD_INPUT, bad_input_reason, internal_error, skipped
-from .ingest import Page
-from .layout import ascii_id
-from .markdown import page_from_markdown
-from .models import CorpusRecord, GoldenQuery, InternalError, Rejected, Skipped, TableMiss
 from .timeout import deadline
 
 

@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from .errors import UsageError
-from .models import Article, Match
-from .patterns import (
+from ..errors import UsageError
+from ..models import Article, Match
+from ..patterns import (
     SEMANTIC_CONFIDENCE,
     SEMANTIC_MARGIN,
     SEMANTIC_REASONS,

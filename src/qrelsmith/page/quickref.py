@@ -17,12 +17,12 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from . import patterns
-from .config import BuildOptions
-from .models import QuickRefRow, QuickRefTable, TableMiss, TableMissReason
-from .parse import Element, cleaned, dropped, without_permalinks
+from .. import patterns
+from ..config import BuildOptions
+from ..models import QuickRefRow, QuickRefTable, TableMiss, TableMissReason
+from ..text import fold_case, fold_space, text_of
+from .reading import Element, cleaned, dropped, without_permalinks
 from .sections import BLOCK_TAGS
-from .text import fold_case, fold_space, text_of
 
 ROLES = ("query", "answer", "reference")
 

@@ -37,9 +37,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..config import BuildOptions, build_options
+from ...config import BuildOptions, build_options
+from ...models import Article, Match
 from ..content import SectionText
-from ..models import Article, Match
 from .forms import Form, Target
 from .index import HeadingIndex, SectionHeadings
 from .order import CERTAIN

@@ -6,18 +6,19 @@ The pure core of a build: no files, no clock, no global state. ``parse_article``
 
 from __future__ import annotations
 
-from .config import BuildOptions, build_options
-from .evidence import with_evidence
-from .labels import named, same_article_count
-from .layout import query_id, section_id
-from .matching import HeadingIndex, SectionHeadings, match_table
-from .models import Article, GoldenQuery, Origin, QuickRefRow, Rejected, RejectReason, TableMiss
-from .overlap import with_overlap
-from .parse import Element, cleaned, dropped, parse_html, remove_element
-from .patterns import MAX_QUERY_CHARS, QUICKREF_MAX_ROWS
+from ..config import BuildOptions, build_options
+from ..labelling.evidence import with_evidence
+from ..labelling.labels import named, same_article_count
+from ..labelling.matching import HeadingIndex, SectionHeadings, match_table
+from ..labelling.overlap import with_overlap
+from ..models import Article, GoldenQuery, Origin, QuickRefRow, Rejected, RejectReason, TableMiss
+from ..patterns import MAX_QUERY_CHARS, QUICKREF_MAX_ROWS
+from ..store.layout import query_id, section_id
+from ..text import text_of
+from .parse import Element, parse_html, remove_element
 from .quickref import CellTargets, find_table
+from .reading import cleaned, dropped
 from .sections import heading_level, split_sections
-from .text import text_of
 
 
 def heading_outline(root: Element, article_id: str, options: BuildOptions) -> HeadingIndex:

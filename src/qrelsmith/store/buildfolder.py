@@ -21,11 +21,11 @@ from typing import IO, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import DataError, UsageError
+from ..errors import DataError, UsageError
+from ..labelling.labels import sections_by_article
+from ..models import CorpusRecord, GoldenQuery
 from .files import decode_utf8, first_bad_line, iter_lines, read_jsonl, read_source
-from .labels import sections_by_article
 from .layout import CORPUS, GOLDEN, QRELS, QUERIES, article_of
-from .models import CorpusRecord, GoldenQuery
 
 #: qid -> docid -> grade
 Qrels = dict[str, dict[str, int]]

@@ -20,12 +20,12 @@ from functools import cached_property
 
 from rapidfuzz import fuzz
 
-from .. import patterns
-from ..config import BuildOptions, build_options
+from ... import patterns
+from ...config import BuildOptions, build_options
+from ...models import Article, Match
+from ...store.layout import section_number
+from ...text import is_light_unit
 from ..content import SectionText
-from ..layout import section_number
-from ..models import Article, Match
-from ..text import is_light_unit
 from . import order, rules
 from .forms import Form, Target
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import codecs
 import re
 
-from .errors import DataError
-from .patterns import (
+from ..errors import DataError
+from ..patterns import (
     BINARY_NUL_SHARE,
     LATIN_GUESSES,
     PRESCAN_BYTES,

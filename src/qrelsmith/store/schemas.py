@@ -1,6 +1,6 @@
 """JSON Schemas of the output records, generated from the models (never written by hand).
 
-``python -m qrelsmith.schemas [DIR]`` rewrites ``schemas/``; tests/test_schemas.py fails when
+``python -m qrelsmith.store.schemas [DIR]`` rewrites ``schemas/``; tests/test_schemas.py fails when
 the checked-in files drift from the models.
 """
 
@@ -12,9 +12,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from .config import Config
-from .files import write_text
-from .models import (
+from ..config import Config
+from ..models import (
     AlignReport,
     AuditSample,
     BeirDocument,
@@ -29,6 +28,7 @@ from .models import (
     ReviewSummary,
     Suspect,
 )
+from .files import write_text
 
 #: Output file -> the model of one of its records (JSONL) or of the whole file (JSON).
 SCHEMAS: dict[str, type[BaseModel]] = {

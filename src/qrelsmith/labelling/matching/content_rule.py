@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .. import patterns
+from ... import patterns
+from ...models import Match
 from ..content import Ranked
-from ..models import Match
 from .forms import Bracket
 from .rules import Outcome, accept
 

@@ -13,10 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from .audit.verdicts import Verdict
-from .buildfolder import Build, read_document
-from .layout import AUDIT_FOLDER, DIFF
-from .models import (
+from ..models import (
     CarriedVerdict,
     ChangedQuery,
     ChangedSection,
@@ -30,6 +27,9 @@ from .models import (
     QueryText,
     Rereview,
 )
+from ..store.buildfolder import Build, read_document
+from ..store.layout import AUDIT_FOLDER, DIFF
+from .verdicts import Verdict
 
 #: Why a verdict does not carry over, as listed in ``rereview``.
 REASON_GONE = "query removed"

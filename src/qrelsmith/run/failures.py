@@ -12,8 +12,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from .errors import DataError
-from .models import InternalError, Skipped
+from ..errors import DataError
+from ..models import InternalError, Skipped
 from .timeout import PageTimeout
 
 #: Longest reason kept for a page the core gave up on (a parser's message can be a page long).

@@ -36,8 +36,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .models import Article, Evidence, GoldenQuery, Section
-from .patterns import (
+from ..models import Article, Evidence, GoldenQuery, Section
+from ..patterns import (
     ANSWER_ELSEWHERE_CONFIDENCE,
     CHECKABLE_MAX_UNITS,
     CHECKABLE_MIN_CHARS,
@@ -50,7 +50,7 @@ from .patterns import (
     SENTENCE_END,
     SPECIFIC_WORD,
 )
-from .text import fold_case, is_light_unit, runs, squashed, units
+from ..text import fold_case, is_light_unit, runs, squashed, units
 
 #: The flag of a label whose checkable answer only another section holds.
 ANSWER_ELSEWHERE = "answer-elsewhere"

@@ -15,8 +15,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import groupby
 from pathlib import Path
 
-from .config import Config
-from .models import (
+from ..config import Config
+from ..labelling.overlap import overlap_report
+from ..models import (
     OPTIONAL_RULES,
     RULE_ORDER,
     Counts,
@@ -31,9 +32,8 @@ from .models import (
     TableMiss,
     Tables,
 )
-from .overlap import overlap_report
+from ..version import __version__
 from .page_results import PageResult
-from .version import __version__
 
 #: report.json lists this many of the tables closest to being a quick-reference table.
 TABLE_CANDIDATES = 10

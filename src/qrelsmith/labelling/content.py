@@ -15,9 +15,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from . import patterns
-from .models import Article
-from .text import is_light_unit, units
+from .. import patterns
+from ..models import Article
+from ..text import is_light_unit, units
 
 
 @dataclass(frozen=True, slots=True)

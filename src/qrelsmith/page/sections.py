@@ -15,12 +15,13 @@ from html import escape
 
 from lxml import etree
 
-from . import layout, patterns
-from .config import BuildOptions
-from .models import ExcludedSection, Section
-from .parse import permalinks
-from .patterns import LINK_CLOSE, LINK_OPEN, MARK
-from .text import fold_space, folded_words, strip_numbering
+from .. import patterns
+from ..config import BuildOptions
+from ..models import ExcludedSection, Section
+from ..patterns import LINK_CLOSE, LINK_OPEN, MARK
+from ..store import layout
+from ..text import fold_space, folded_words, strip_numbering
+from .reading import permalinks
 
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 

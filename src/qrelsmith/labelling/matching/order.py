@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from .. import patterns
-from ..config import BuildOptions
+from ... import patterns
+from ...config import BuildOptions
+from ...models import Match
 from ..content import SectionText
-from ..models import Match
 from .content_rule import by_content
 from .forms import Bracket, Target
 from .rules import EXCLUDED_MARK, Outcome, accept, outcome

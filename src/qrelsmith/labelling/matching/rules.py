@@ -14,10 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .. import patterns
-from ..config import BuildOptions
-from ..models import RULE_ORDER, Match, MatchRule
-from ..text import heading_key
+from ... import patterns
+from ...config import BuildOptions
+from ...models import RULE_ORDER, Match, MatchRule
+from ...text import heading_key
 from .forms import Form, Target, stripped_text
 
 if TYPE_CHECKING:

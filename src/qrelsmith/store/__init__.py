@@ -1,0 +1,3 @@
+"""The build folder on disk: its names (``layout``), atomic writes (``files``), reading it back
+(``buildfolder``) and the JSON Schemas of its records (``schemas``).
+"""
