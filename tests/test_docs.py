@@ -23,6 +23,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -313,3 +314,51 @@ def test_the_api_examples_run(tmp_path: Path) -> None:
         timeout=COMMAND_TIMEOUT,
     )
     assert completed.returncode == 0, completed.stderr.decode("utf-8", "backslashreplace")
+
+
+CONFIGURATION = ROOT / "docs" / "configuration.md"
+ELIDED_ITEMS = ", …]"
+
+
+def documented_defaults() -> dict[tuple[str, str], str]:
+    """docs/configuration.md's ``toml`` block: each ``key = value`` by (table, key), the value
+    as written (a commented-out key too; lists may go on over lines and end in ``…``)."""
+    block = CONFIGURATION.read_text("utf-8").split("```toml\n", 1)[1].split("```", 1)[0]
+    values: dict[tuple[str, str], str] = {}
+    table, key, pending = "", "", ""
+    for line in block.splitlines():
+        if pending:
+            pending += " " + line.split("  #", 1)[0].strip()
+        elif header := re.match(r"\[(\w+)\]", line):
+            table = header.group(1)
+            continue
+        elif assignment := re.match(r"#? ?(\w+) = (.*)", line):
+            key, pending = assignment.group(1), assignment.group(2).split("  #", 1)[0].strip()
+        else:
+            continue
+        if pending.count("[") == pending.count("]") and pending.count("{") == pending.count("}"):
+            values[table, key] = pending
+            pending = ""
+    return values
+
+
+def test_the_documented_defaults_are_the_defaults() -> None:
+    """Every option of the config is in docs/configuration.md with its default (a list shown
+    in part holds only items of the default, in its order)."""
+    from qrelsmith.config import Config
+
+    defaults = Config().model_dump(mode="json")
+    documented = documented_defaults()
+    expected = {(table, key) for table, options in defaults.items() for key in options}
+    assert sorted(expected - set(documented)) == [], "options missing from docs/configuration.md"
+    assert sorted(set(documented) - expected) == [], "docs/configuration.md names no such option"
+    for (table, key), written in documented.items():
+        if key == "encoding":
+            continue  # shown commented out, as an example: its default is None
+        partial = written.endswith(ELIDED_ITEMS)
+        value = tomllib.loads(f"v = {written.replace(ELIDED_ITEMS, ']')}")["v"]
+        default = defaults[table][key]
+        if partial:
+            assert [item for item in default if item in value] == value, (table, key)
+        else:
+            assert value == default, (table, key, value, default)
