@@ -189,3 +189,70 @@ def test_reviewers_naming_different_sections_still_count_the_label_wrong(
         json.loads(line) for line in (version / "changelog.jsonl").read_text().splitlines()
     ]
     assert (change["action"], change["verdict"]) == ("flagged", "wrong")
+
+
+def _kappa_by_definition(first: list[str], second: list[str]) -> float:
+    """Cohen's kappa as qrelsmith computed it by hand before scikit-learn's took over."""
+    n = len(first)
+    if n == 0:
+        return math.nan
+    categories = sorted(set(first) | set(second), key=str)
+    observed = sum(a == b for a, b in zip(first, second, strict=True)) / n
+    expected = sum((first.count(c) / n) * (second.count(c) / n) for c in categories)
+    return math.nan if expected == 1 else (observed - expected) / (1 - expected)
+
+
+def _alpha_by_definition(units: list[list[object]]) -> float:
+    """Nominal alpha from Krippendorff's coincidence matrix, as qrelsmith wrote it by hand
+    before the ``krippendorff`` package's took over."""
+    import numpy as np
+
+    values = sorted({v for unit in units for v in unit if v is not None}, key=str)
+    index = {value: i for i, value in enumerate(values)}
+    coincidence = np.zeros((len(values), len(values)))
+    for unit in units:
+        present = [index[v] for v in unit if v is not None]
+        if len(present) < 2:
+            continue
+        counts = np.bincount(present, minlength=len(values)).astype(float)
+        coincidence += (np.outer(counts, counts) - np.diag(counts)) / (len(present) - 1)
+    totals = coincidence.sum(axis=1)
+    n = totals.sum()
+    if n <= 1:
+        return math.nan
+    expected = (n * n - (totals**2).sum()) / (n - 1)
+    observed = coincidence.sum() - np.trace(coincidence)
+    return math.nan if expected == 0 else float(1 - observed / expected)
+
+
+def _same(a: float, b: float) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, abs=1e-12)
+
+
+def test_the_libraries_give_the_hand_written_figures() -> None:
+    import random
+
+    verdicts = ["correct", "partly", "wrong", "unsure"]
+    draw = random.Random(29)
+    unit_sets: list[list[list[object]]] = [
+        [list(column) for column in zip(*PAPER, strict=True)],
+        [["correct", "correct"], ["wrong", "correct"], ["partly", None], [None, None]],
+        [["correct", "correct"]] * 3,
+        [["correct", None]],
+        [],
+    ]
+    for reviewers, rows, missing in [(2, 9, 0.0), (2, 40, 0.2), (3, 30, 0.3), (5, 12, 0.5)]:
+        unit_sets.append(
+            [
+                [
+                    None if draw.random() < missing else draw.choice(verdicts)
+                    for _ in range(reviewers)
+                ]
+                for _ in range(rows)
+            ]
+        )
+    for units in unit_sets:
+        assert _same(krippendorff_alpha_nominal(units), _alpha_by_definition(units)), units
+        both = [unit for unit in units if len(unit) == 2 and None not in unit]
+        first, second = [str(u[0]) for u in both], [str(u[1]) for u in both]
+        assert _same(cohen_kappa(first, second), _kappa_by_definition(first, second)), both

@@ -90,9 +90,9 @@ def test_beir_generic_data_loader_loads_it(out: Path) -> None:
 def test_a_beir_document_cut_from_its_corpus_line_is_the_models_own_json(
     title: str, heading: str, text: str, url: str | None
 ) -> None:
-    from qrelsmith.export.beir import document_line
     from qrelsmith.models import BeirDocument, CorpusRecord
     from qrelsmith.store.files import json_line
+    from qrelsmith.store.formats.beir import document_line
 
     record = CorpusRecord(
         id='a",\\"article_id\\":.html#0', article_id="a.html", path="a.html", url=url,

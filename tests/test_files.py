@@ -371,10 +371,10 @@ def test_two_audit_applies_at_once_write_two_versions(
     import contextlib
     import threading
 
-    from qrelsmith.audit import apply
+    from qrelsmith.store import versions
 
     both_inside = threading.Barrier(2)
-    write = apply.write_golden_set
+    write = versions.write_golden_set
 
     def meeting(*args: object, **kwargs: object) -> object:
         # Both writers meet here unless one holds the folder: then the other times out.
@@ -382,7 +382,7 @@ def test_two_audit_applies_at_once_write_two_versions(
             both_inside.wait(timeout=2)
         return write(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(apply, "write_golden_set", meeting)
+    monkeypatch.setattr(versions, "write_golden_set", meeting)
     out = fresh_build(tmp_path)
     assert run("sample", str(out)) == 0
     verdicts = filled(out, tmp_path / "verdicts.csv", {})

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -178,6 +180,8 @@ FORWARD_REACHES = [
     ("page/parse.py", "page.sections"),
     ("page/quickref.py", "labelling.matching"),
     ("store/buildfolder.py", "export"),
+    ("run/page_results.py", "export"),
+    ("store/formats/__init__.py", "export"),
     ("audit/diff.py", "export"),
     ("audit/sample.py", "export"),
     ("audit/writer.py", "export"),
@@ -194,6 +198,26 @@ def test_an_earlier_stage_does_not_import_a_later_one(module: str, later: str) -
 
 
 def test_the_import_scan_sees_an_import() -> None:
-    assert "export" in imports_of("run/build.py")
+    assert "store.formats" in imports_of("run/build.py")
     assert "labelling.matching" in imports_of("page/article.py")
     assert "labelstudio" in {n.split(".")[-1] for n in imports_of("audit/writer.py")}
+
+
+def test_a_page_worker_imports_no_export_kind() -> None:
+    # A worker process imports page_results; the kinds of `qrelsmith export` (and the
+    # libraries some of them load) are no part of a page's work.
+    code = (
+        "import sys\n"
+        "import qrelsmith.run.page_results\n"
+        "print(sorted(m for m in sys.modules if m.startswith('qrelsmith.')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={"PYTHONPATH": str(SOURCE.parent), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    loaded = ast.literal_eval(done.stdout)
+    assert "qrelsmith.store.formats" in loaded  # what a worker renders its lines with
+    assert [m for m in loaded if m.startswith("qrelsmith.export")] == []

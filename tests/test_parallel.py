@@ -11,11 +11,11 @@ import pytest
 
 from qrelsmith import build
 from qrelsmith.cli import main
-from qrelsmith.export import write_build
 from qrelsmith.run import parallel
 from qrelsmith.run.build import build_to
 from qrelsmith.run.parallel import SortedRuns, map_unordered
 from qrelsmith.run.progress import Progress
+from qrelsmith.store.formats import write_build
 
 PAGE = """<html><head><meta charset="utf-8"><title>{n}</title></head><body><article>
 <h1>Article {n}</h1>

@@ -462,7 +462,7 @@ class BeirQuery(Record):
 
 
 class BuildResult(Record):
-    """Everything a build produces, in memory; ``export.write_build`` puts it on disk."""
+    """Everything a build produces, in memory; ``store.formats.write_build`` puts it on disk."""
 
     corpus: list[CorpusRecord]
     queries: list[GoldenQuery]

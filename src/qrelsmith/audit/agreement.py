@@ -1,12 +1,14 @@
 """Agreement between reviewers on the verdicts of one sample. Pure functions.
 
-Cohen's kappa for two reviewers (over the rows both decided); Krippendorff's alpha (nominal)
-for any number, which allows rows some reviewers left open. Nominal alpha is written here with
-numpy from Krippendorff's coincidence-matrix definition (2011, "Computing Krippendorff's
-Alpha-Reliability"); the ordinal alpha over the ordered verdicts (wrong < partly < correct;
-"unsure" is no position on that scale and counts as not judged) is the ``krippendorff``
-package's, whose ordinal metric weighs a correct/wrong split more than a correct/partly one.
-Tests check both against the paper's worked example (nominal 0.743, ordinal 0.815).
+Cohen's kappa for two reviewers (over the rows both decided), scikit-learn's
+``cohen_kappa_score``; Krippendorff's alpha for any number of reviewers, which allows rows some
+reviewers left open, the ``krippendorff`` package's: nominal over the verdicts, and ordinal
+over the ordered verdicts (wrong < partly < correct; "unsure" is no position on that scale and
+counts as not judged), whose metric weighs a correct/wrong split more than a correct/partly
+one. Where a figure is undefined (no pair of labels, or one label only: chance explains all)
+it is NaN, decided here before the libraries, which would raise or warn. Tests check alpha
+against the paper's worked example (Krippendorff 2011, "Computing Krippendorff's
+Alpha-Reliability": nominal 0.743, ordinal 0.815) and both figures against their definitions.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -24,47 +27,30 @@ ORDERED_VERDICTS: tuple[str, ...] = ("wrong", "partly", "correct")
 
 
 def cohen_kappa(first: Sequence[Hashable], second: Sequence[Hashable]) -> float:
-    """Cohen's kappa of two reviewers' labels on the same items; NaN when chance explains all."""
+    """Cohen's kappa of two reviewers' labels on the same items; NaN when chance explains all
+    (no item, or both reviewers gave one and the same label throughout)."""
+    from sklearn.metrics import cohen_kappa_score  # a second's import: only when asked
+
     if len(first) != len(second):
         raise ValueError("both reviewers must label the same items")
-    n = len(first)
-    if n == 0:
-        return math.nan
     categories = sorted(set(first) | set(second), key=str)
-    observed = sum(a == b for a, b in zip(first, second, strict=True)) / n
-    expected = sum((first.count(c) / n) * (second.count(c) / n) for c in categories)
-    return math.nan if expected == 1 else (observed - expected) / (1 - expected)
-
-
-def krippendorff_alpha_nominal(units: Sequence[Sequence[Hashable | None]]) -> float:
-    """Krippendorff's alpha for nominal data; ``units[i]`` holds each reviewer's label or None."""
-    values = sorted({v for unit in units for v in unit if v is not None}, key=str)
-    index = {value: i for i, value in enumerate(values)}
-    coincidence = np.zeros((len(values), len(values)))
-    for unit in units:
-        present = [index[v] for v in unit if v is not None]
-        m = len(present)
-        if m < 2:
-            continue  # a unit one reviewer labelled cannot show agreement or disagreement
-        counts = np.bincount(present, minlength=len(values)).astype(float)
-        coincidence += (np.outer(counts, counts) - np.diag(counts)) / (m - 1)
-    totals = coincidence.sum(axis=1)
-    n = totals.sum()
-    if n <= 1:
+    if len(categories) < 2:
         return math.nan
-    observed = coincidence.sum() - np.trace(coincidence)
-    expected = (n * n - (totals**2).sum()) / (n - 1)
-    return math.nan if expected == 0 else float(1 - observed / expected)
+    index = {category: number for number, category in enumerate(categories)}
+    return float(cohen_kappa_score([index[a] for a in first], [index[b] for b in second]))
 
 
-def krippendorff_alpha_ordinal(
-    units: Sequence[Sequence[Hashable | None]], order: Sequence[Hashable]
+def _alpha(
+    units: Sequence[Sequence[Hashable | None]],
+    order: Sequence[Hashable],
+    level: Literal["nominal", "ordinal"],
 ) -> float:
-    """Krippendorff's alpha for ordinal data; ``units[i]`` holds each reviewer's label or None,
-    ``order`` the labels lowest first (labels outside it count as None). NaN when no unit has
-    two ordered labels or every ordered label is the same."""
+    """Krippendorff's alpha at ``level`` (nominal, ordinal) over the labels of ``order`` (any
+    other label counts as None); NaN when no unit has two such labels or all are the same."""
     import krippendorff
 
+    if not units:
+        return math.nan
     rank = {value: position for position, value in enumerate(order)}
     data = np.array(
         [[rank.get(v, np.nan) if v is not None else np.nan for v in unit] for unit in units],
@@ -77,10 +63,25 @@ def krippendorff_alpha_ordinal(
     return float(
         krippendorff.alpha(
             reliability_data=data.T,
-            level_of_measurement="ordinal",
+            level_of_measurement=level,
             value_domain=list(range(len(order))),
         )
     )
+
+
+def krippendorff_alpha_nominal(units: Sequence[Sequence[Hashable | None]]) -> float:
+    """Krippendorff's alpha for nominal data; ``units[i]`` holds each reviewer's label or None."""
+    labels = sorted({v for unit in units for v in unit if v is not None}, key=str)
+    return _alpha(units, labels, "nominal")
+
+
+def krippendorff_alpha_ordinal(
+    units: Sequence[Sequence[Hashable | None]], order: Sequence[Hashable]
+) -> float:
+    """Krippendorff's alpha for ordinal data; ``units[i]`` holds each reviewer's label or None,
+    ``order`` the labels lowest first (labels outside it count as None). NaN when no unit has
+    two ordered labels or every ordered label is the same."""
+    return _alpha(units, order, "ordinal")
 
 
 @dataclass(frozen=True)

@@ -1,22 +1,16 @@
 """Apply verdicts: label precision, and a corrected golden set in a new version folder.
 
-``review`` is pure (verdicts -> precision, corrected queries, changelog); ``write_version`` puts
-the result into ``DIR/versions/vN/`` through a temporary folder renamed into place, so either
-the whole version appears or nothing does. The build itself is never touched.
+``review`` is pure (verdicts -> consensus, precision, corrected queries, changelog);
+``write_version`` puts the result into ``DIR/versions/vN/`` (``store/versions.py``: the whole
+version appears or nothing does). The build itself is never touched.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import DataError
-from ..export import write_golden_set
 from ..labelling.labels import named, same_article_count
 from ..labelling.overlap import overlap
 from ..models import (
@@ -28,12 +22,10 @@ from ..models import (
     PrecisionSummary,
     ReviewSummary,
 )
-from ..store import layout
-from ..store.buildfolder import Build, read_document
-from ..store.files import write_json, write_jsonl, write_text
+from ..store.buildfolder import Build
+from ..store.versions import add_version
 from .stats import weighted_proportion
 from .verdicts import Review, Verdict
-from .writer import has_verdicts
 
 #: Flags a reviewed query may carry in the corrected golden.jsonl.
 FLAG_CORRECTED = "corrected"
@@ -224,29 +216,6 @@ def review(build: Build, sample: AuditSample, reviews: Sequence[Review]) -> Outc
     return Outcome(precision(verdicts, build, sample), queries, changes)
 
 
-def versions(build_dir: Path) -> list[Path]:
-    """The version folders ``DIR/versions/vN`` that ``audit apply`` wrote, oldest first."""
-    folder = build_dir / layout.VERSIONS_FOLDER
-    if not folder.is_dir():
-        return []
-    found = [
-        c for c in folder.iterdir() if c.is_dir() and layout.version_number(c.name) is not None
-    ]
-    return sorted(found, key=lambda child: layout.version_number(child.name) or 0)
-
-
-def next_version(build_dir: Path) -> Path:
-    """``DIR/versions/vN`` with N one past the highest existing."""
-    numbers = [layout.version_number(version.name) or 0 for version in versions(build_dir)]
-    return build_dir / layout.VERSIONS_FOLDER / layout.version_folder(max(numbers, default=0) + 1)
-
-
-def read_review(version: Path) -> ReviewSummary | None:
-    """The review summary a version folder holds (precision, verdict files), None if none."""
-    path = version / layout.REVIEW
-    return read_document(path, ReviewSummary, "a review summary") if path.is_file() else None
-
-
 def _changes_md(outcome: Outcome, sources: Sequence[str]) -> str:
     lines = ["# Changes from the audit", "", f"Verdicts: {', '.join(sources)}", ""]
     lines += [f"    {line}" for line in outcome.precision.lines()]
@@ -262,102 +231,22 @@ def _changes_md(outcome: Outcome, sources: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def file_sha256(path: Path) -> str:
-    """The sha256 of a file's bytes (``ReviewSummary.verdict_sha256``)."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def applied_sha256(build_dir: Path) -> set[str]:
-    """The hashes of every verdict file some ``audit apply`` of this build read (review.json);
-    a version folder whose review.json cannot be read adds none."""
-    found: set[str] = set()
-    for version in versions(build_dir):
-        try:
-            summary = read_review(version)
-        except (DataError, OSError):
-            continue
-        if summary is not None:
-            found.update(summary.verdict_sha256)
-    return found
-
-
-def latest_review(root: Path, version: str | None, golden_sha256: str) -> ReviewSummary | None:
-    """The review that measured a build's labels: that of the version ``version`` (the review
-    that made it), else (the build's own labels) the latest review of the build's current
-    golden.jsonl. A review of an earlier build into the same folder measured other labels:
-    none applies."""
-    if version:
-        return read_review(root / layout.VERSIONS_FOLDER / version)
-    reviews = [
-        review
-        for folder in versions(root)
-        if (review := read_review(folder)) and review.golden_sha256 == golden_sha256
-    ]
-    return reviews[-1] if reviews else None
-
-
-def verdict_files(build: Build) -> tuple[list[Path], list[str]]:
-    """The verdicts on ``build``'s current golden.jsonl: a filled-in audit.csv whose sample was
-    drawn from it, else the files of the latest review made for it (``versions/vN/review.json``)
-    that are still there. Also the reviews passed over because they judged another
-    golden.jsonl (the folder was rebuilt since: their qids and section ids may name other rows
-    and sections now), for a warning."""
-    audit = build.folder / layout.AUDIT_FOLDER
-    passed_over: list[str] = []
-    if has_verdicts(audit):
-        sample = audit / layout.AUDIT_SAMPLE
-        drawn = (
-            read_document(sample, AuditSample, "an audit sample").golden_sha256
-            if sample.is_file()
-            else build.golden_sha256  # no sample: load_sample says so
-        )
-        if drawn == build.golden_sha256:
-            return [audit / layout.AUDIT_CSV], []
-        passed_over.append(str(audit / layout.AUDIT_CSV))
-    for version in reversed(versions(build.folder)):
-        review = read_review(version)
-        if review is None:
-            continue
-        if review.golden_sha256 != build.golden_sha256:
-            passed_over.append(str(version / layout.REVIEW))
-            continue
-        found = [path for name in review.verdict_files if (path := Path(name)).is_file()]
-        if found:
-            return found, passed_over
-    return [], passed_over
-
-
 def write_version(
     build: Build, outcome: Outcome, sources: Sequence[str], sha256: Sequence[str] = ()
 ) -> Path:
     """Write the corrected golden set, corpus copy and changelog into a new version folder;
     ``sha256``: the verdict files' hashes, in ``sources`` order (recorded in review.json)."""
-    target = next_version(build.folder)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    # mkdir (not mkdtemp) so the folder gets the usual permissions, not 0700.
-    staging = target.parent / f".{target.name}.{uuid.uuid4().hex}.tmp"
-    staging.mkdir()
-    try:
-        write_golden_set(staging, build.corpus, outcome.queries)
-        shutil.copyfile(build.folder / layout.CORPUS, staging / layout.CORPUS)
-        write_jsonl(staging / layout.CHANGELOG, outcome.changes)
-        write_text(staging / layout.CHANGES, _changes_md(outcome, sources))
-        write_json(
-            staging / layout.REVIEW,
-            ReviewSummary(
-                verdict_files=list(sources),
-                verdict_sha256=list(sha256),
-                golden_sha256=build.golden_sha256,
-                precision=PrecisionSummary(
-                    overall=outcome.precision.overall,
-                    lenient=outcome.precision.lenient,
-                    by_rule=outcome.precision.by_rule,
-                ),
-                changes=len(outcome.changes),
-            ),
-        )
-        os.rename(staging, target)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    return target
+    summary = ReviewSummary(
+        verdict_files=list(sources),
+        verdict_sha256=list(sha256),
+        golden_sha256=build.golden_sha256,
+        precision=PrecisionSummary(
+            overall=outcome.precision.overall,
+            lenient=outcome.precision.lenient,
+            by_rule=outcome.precision.by_rule,
+        ),
+        changes=len(outcome.changes),
+    )
+    return add_version(
+        build, outcome.queries, outcome.changes, _changes_md(outcome, sources), summary
+    )

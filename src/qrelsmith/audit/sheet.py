@@ -20,7 +20,7 @@ from ..models import AuditSample, CorpusRecord, GoldenQuery
 from ..patterns import EVIDENCE_CONTEXT_CHARS, EXCEL_CELL_CHARS, OPENING_CHARS
 from ..store.buildfolder import Build
 from ..store.files import atomic_open
-from ..store.layout import article_of, section_number
+from ..store.layout import AUDIT_CSV, article_of, section_number
 
 #: The reviewer's choices: the label is right; wrong (replace it); partly right (e.g. one of two
 #: sections missing: replace it); the reviewer cannot tell (keep it, flag it).
@@ -220,3 +220,14 @@ def read_csv(path: Path) -> list[RawVerdict]:
             )
         )
     return rows
+
+
+def has_verdicts(folder: Path) -> bool:
+    """Whether ``folder/audit.csv`` already holds a reviewer's verdicts (never overwrite those)."""
+    path = folder / AUDIT_CSV
+    if not path.is_file():
+        return False
+    try:
+        return any(row.verdict for row in read_csv(path))
+    except DataError:
+        return False

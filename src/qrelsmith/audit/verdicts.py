@@ -18,11 +18,13 @@ from pathlib import Path
 
 from ..errors import DataError, UsageError
 from ..models import AuditSample, CorpusRecord
-from ..store.buildfolder import Build
+from ..store import layout
+from ..store.buildfolder import Build, read_document
 from ..store.layout import article_of, section_id, section_number
+from ..store.versions import read_review, versions
 from ..text import folded_words
 from .labelstudio import read_export
-from .sheet import VERDICTS, RawVerdict, read_csv
+from .sheet import VERDICTS, RawVerdict, has_verdicts, read_csv
 
 #: ``correct_sections`` value saying no section of the article answers the query.
 NO_SECTION = "none"
@@ -185,3 +187,34 @@ def read_reviews(paths: Sequence[Path], build: Build, sample: AuditSample) -> li
         raw.extend(read_any(path))
     reviews = check(raw, build, sample)
     return [review for review in reviews if review.verdicts]
+
+
+def verdict_files(build: Build) -> tuple[list[Path], list[str]]:
+    """The verdicts on ``build``'s current golden.jsonl: a filled-in audit.csv whose sample was
+    drawn from it, else the files of the latest review made for it (``versions/vN/review.json``)
+    that are still there. Also the reviews passed over because they judged another
+    golden.jsonl (the folder was rebuilt since: their qids and section ids may name other rows
+    and sections now), for a warning."""
+    audit = build.folder / layout.AUDIT_FOLDER
+    passed_over: list[str] = []
+    if has_verdicts(audit):
+        sample = audit / layout.AUDIT_SAMPLE
+        drawn = (
+            read_document(sample, AuditSample, "an audit sample").golden_sha256
+            if sample.is_file()
+            else build.golden_sha256  # no sample: load_sample says so
+        )
+        if drawn == build.golden_sha256:
+            return [audit / layout.AUDIT_CSV], []
+        passed_over.append(str(audit / layout.AUDIT_CSV))
+    for version in reversed(versions(build.folder)):
+        review = read_review(version)
+        if review is None:
+            continue
+        if review.golden_sha256 != build.golden_sha256:
+            passed_over.append(str(version / layout.REVIEW))
+            continue
+        found = [path for name in review.verdict_files if (path := Path(name)).is_file()]
+        if found:
+            return found, passed_over
+    return [], passed_over

@@ -11,10 +11,11 @@ from ..models import AuditSample, CarriedVerdict, DiffReport, Report
 from ..store.buildfolder import Build, load_build, read_document
 from ..store.files import StagedFolder, write_text
 from ..store.layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML, AUDIT_SAMPLE, DIFF
+from ..store.versions import applied_sha256, file_sha256
 from . import labelstudio
 from .page import write_page
 from .sample import articles_of, draw_sample
-from .sheet import ID_SEPARATOR, RawVerdict, read_csv, review_rows, write_csv
+from .sheet import ID_SEPARATOR, RawVerdict, has_verdicts, read_csv, review_rows, write_csv
 from .verdicts import NO_SECTION
 
 #: Extra formats ``audit sample --format`` can add to the sheet and the page; each writer
@@ -24,24 +25,11 @@ EXTRA_FORMATS: dict[str, Callable[[Path, Build, Sequence[dict[str, str]]], list[
 }
 
 
-def has_verdicts(folder: Path) -> bool:
-    """Whether ``folder/audit.csv`` already holds a reviewer's verdicts (never overwrite those)."""
-    path = folder / AUDIT_CSV
-    if not path.is_file():
-        return False
-    try:
-        return any(row.verdict for row in read_csv(path))
-    except DataError:
-        return False
-
-
 def unapplied_verdicts(build_dir: Path) -> int:
     """How many verdicts on ``build_dir/audit/audit.csv`` a new sample would lose: 0 when no
     ``audit apply`` has read the sheet as it is now (its sha256 is in a versions/vN/review.json),
     else its rows with a verdict, except those still exactly as ``prefill`` wrote them from
     ``audit/diff.json`` (verdict, correct_sections and note of a carried verdict)."""
-    from .apply import applied_sha256, file_sha256  # apply needs the export writers
-
     path = build_dir / AUDIT_FOLDER / AUDIT_CSV
     if not path.is_file():
         return 0

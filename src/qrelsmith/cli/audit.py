@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..audit.apply import file_sha256, review, write_version
+from ..audit.apply import review, write_version
 from ..audit.diff import review_plan
 from ..audit.sample import articles_of, draw_sample, load_sample, sample_summary
 from ..audit.writer import EXTRA_FORMATS, unapplied_verdicts, write_audit
@@ -16,6 +16,7 @@ from ..models import AuditSample
 from ..store.buildfolder import Build, load_build
 from ..store.files import build_lock
 from ..store.layout import AUDIT_CSV, AUDIT_FOLDER, GOLDEN
+from ..store.versions import file_sha256
 from .options import FORMATTER, add_config, config_of, override, positive, say
 
 if TYPE_CHECKING:

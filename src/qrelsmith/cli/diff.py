@@ -7,10 +7,10 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..audit.apply import consensus, verdict_files
+from ..audit.apply import consensus
 from ..audit.diff import diff_builds, diff_summary
 from ..audit.sample import load_sample
-from ..audit.verdicts import read_reviews
+from ..audit.verdicts import read_reviews, verdict_files
 from ..errors import QrelsmithError, UsageError
 from ..store.buildfolder import load_build
 from ..store.files import build_lock, write_json

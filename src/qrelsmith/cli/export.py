@@ -11,11 +11,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..audit.apply import latest_review
 from ..errors import UsageError
 from ..export import EXPORT_KINDS, export
 from ..export.records import ExportKind, export_source
 from ..store.buildfolder import load_build
+from ..store.versions import latest_review
 from .options import FORMATTER, refuse_input_as_output, say
 
 

@@ -36,7 +36,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..errors import DataError
-from ..export import write_regraded
 from ..ingest import spaceless_id
 from ..labelling.evidence import folded_positions
 from ..labelling.labels import NAMED, SAME_ARTICLE, named, named_in
@@ -53,6 +52,7 @@ from ..models import (
 from ..patterns import COVER_SHARE, MAJORITY_SHARE, MIN_ARTICLE_SHARE, SHINGLE
 from ..store.buildfolder import Build, Qrels
 from ..store.files import StagedFolder, read_jsonl, write_json
+from ..store.formats import write_regraded
 from ..store.layout import ALIGN_REPORT
 from ..text import squashed
 

@@ -24,8 +24,9 @@ from ..errors import DataError, UsageError
 from ..labelling.overlap import queries_overlap
 from ..models import OverlapReport, Report, ReviewSummary
 from ..store.files import atomic_open_bytes, write_jsonl, write_text
+from ..store.formats.goldenset import GoldenSet
 from ..store.layout import REPORT
-from .records import ExportSource, GoldenSet
+from .records import ExportSource
 
 FORMATS = ("parquet", "jsonl")
 SPLIT = "test"

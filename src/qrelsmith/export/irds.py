@@ -9,8 +9,8 @@ from pathlib import Path
 
 from ..store import layout
 from ..store.files import atomic_open, write_text
+from ..store.formats.trec import one_line, qrels_lines, topic_lines
 from .records import ExportSource, contents
-from .trec import one_line, qrels_lines, topic_lines
 
 DOCS = "docs.tsv"
 QUERIES = layout.QUERIES  # the build's own files, under the same names

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from ..store import files, layout
 from ..store.files import atomic_open
+from ..store.formats.trec import qrels_lines, topic_lines
 from .records import ExportSource, contents
-from .trec import qrels_lines, topic_lines
 
 COLLECTION = "corpus"
 DOCUMENTS = f"{COLLECTION}/docs.jsonl"

@@ -1,57 +1,18 @@
-"""What every format is written from (the corpus, the queries and their graded rows), and the
-shape of an export kind."""
+"""What every export kind is written from (``ExportSource``: a build's ``GoldenSet``, its report,
+the kind's options), and the shape of an export kind."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ..labelling.labels import qrels_rows, sections_by_article
 from ..models import CorpusRecord, GoldenQuery, Report, ReviewSummary
 from ..store.buildfolder import Build, read_document
-from ..store.files import json_line
+from ..store.formats.goldenset import GoldenSet, golden_set
 from ..store.layout import REPORT, ascii_id, build_root
-
-
-@dataclass(frozen=True)
-class GoldenSet:
-    """A golden set as the formats read it. ``rows`` are the (qid, docid, grade) judgements,
-    computed once for every format that lists them (TREC, BEIR, ...): by the build's rule
-    (grade 2 the named sections, 1 the rest of the article) unless given (``align`` grades
-    chunks by their overlap)."""
-
-    corpus: Sequence[CorpusRecord]
-    queries: Sequence[GoldenQuery]
-    graded: Sequence[tuple[str, str, int]] | None = None
-
-    @cached_property
-    def rows(self) -> Sequence[tuple[str, str, int]]:
-        """(qid, docid, grade) for every query, in query order then corpus order."""
-        if self.graded is not None:
-            return self.graded
-        return list(qrels_rows(self.queries, sections_by_article(self.corpus)))
-
-    @cached_property
-    def corpus_lines(self) -> list[bytes]:
-        """corpus.jsonl's line of each section: the BEIR corpus is cut from them."""
-        return [json_line(record) for record in self.corpus]
-
-    def filled(self, line: str) -> Iterator[str]:
-        """``line`` formatted with each (qid, docid, grade) row."""
-        for row in self.rows:
-            yield line.format(*row)
-
-
-def golden_set(
-    corpus: Sequence[CorpusRecord],
-    queries: Sequence[GoldenQuery],
-    graded: Iterable[tuple[str, str, int]] | None = None,
-) -> GoldenSet:
-    """The records as every format reads them."""
-    return GoldenSet(corpus, queries, None if graded is None else list(graded))
 
 
 def contents(record: CorpusRecord) -> str:
@@ -152,7 +113,7 @@ def export_source(
     """What an export of ``build`` (a build folder or a ``versions/vN``) writes from: its
     records (ids in ASCII with ``ascii_ids``), the report of the build they came from (if it
     has one) and the kind's options. The review is the audit's to find
-    (``audit.apply.latest_review``)."""
+    (``store.versions.latest_review``)."""
     root, version = build_root(build.folder)
     report_path = root / REPORT
     report = read_document(report_path, Report, "a build report") if report_path.is_file() else None

@@ -21,7 +21,6 @@ from pathlib import Path
 
 from ..config import Config
 from ..errors import DataError
-from ..export import LINE_FILES, BuildWriter
 from ..ingest import (
     HTML_SUFFIXES,
     check_paths,
@@ -35,6 +34,7 @@ from ..ingest import (
 from ..models import BuildResult, Report
 from ..page.markdown import MARKDOWN_SUFFIXES
 from ..store.files import StagedFolder
+from ..store.formats import LINE_FILES, BuildWriter
 from ..store.layout import AUDIT_FOLDER, REPORT, VERSIONS_FOLDER
 from .page_results import PageResult, crashed_page, process_page, render_page
 from .parallel import SortedRuns, default_workers, map_ordered, map_unordered

@@ -12,11 +12,11 @@ import sys
 from dataclasses import dataclass, field, replace
 
 from ..config import Config
-from ..export import render_article
 from ..ingest import Page
 from ..models import CorpusRecord, GoldenQuery, InternalError, Rejected, Skipped, TableMiss
 from ..page.article import article_queries, parse_article
 from ..page.markdown import page_from_markdown
+from ..store.formats import render_article
 from ..store.layout import ascii_id
 from .failures import BAD_INPUT, bad_input_reason, internal_error, skipped
 from .timeout import deadline

@@ -1,4 +1,4 @@
-"""A build folder read back into the models: the one reader of what ``export/`` wrote.
+"""A build folder read back into the models: the one reader of what ``formats/`` wrote.
 
 ``load_build`` reads corpus.jsonl into ``CorpusRecord``s and golden.jsonl into
 ``GoldenQuery``s, and qrels.trec and queries.tsv on first use; audit, baseline, eval, check,

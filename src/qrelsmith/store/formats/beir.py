@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..models import BeirQuery
-from ..store import files
-from .records import GoldenSet
+from ...models import BeirQuery
+from .. import files
+from .goldenset import GoldenSet
 
 QRELS_HEADER = "query-id\tcorpus-id\tscore\n"
 QRELS_LINE = "{}\t{}\t{}\n"

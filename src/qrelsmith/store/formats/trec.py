@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .records import GoldenSet
+from .goldenset import GoldenSet
 
 #: One row of qrels.trec: query, iteration (always 0), document, grade.
 QRELS_LINE = "{} 0 {} {}\n"

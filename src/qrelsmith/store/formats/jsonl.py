@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..models import Report
-from ..store import files, layout
-from ..store.files import write_json
-from .records import GoldenSet
+from ...models import Report
+from .. import files, layout
+from ..files import write_json
+from .goldenset import GoldenSet
 
 
 def corpus_lines(records: GoldenSet) -> Iterator[bytes]:
