@@ -18,6 +18,7 @@ what the commands would have made).
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import re
 import shutil
@@ -350,7 +351,11 @@ def test_the_documented_defaults_are_the_defaults() -> None:
     defaults = Config().model_dump(mode="json")
     documented = documented_defaults()
     expected = {(table, key) for table, options in defaults.items() for key in options}
-    assert sorted(expected - set(documented)) == [], "options missing from docs/configuration.md"
+    missing = sorted(expected - set(documented))
+    assert not missing, "add to docs/configuration.md's toml block, with a comment: " + "; ".join(
+        f"[{table}] {key} = {json.dumps(defaults[table][key], ensure_ascii=False)}"
+        for table, key in missing
+    )
     assert sorted(set(documented) - expected) == [], "docs/configuration.md names no such option"
     for (table, key), written in documented.items():
         if key == "encoding":
