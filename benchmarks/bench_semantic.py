@@ -26,12 +26,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_matching import DEFAULT_DEVSET, LANGUAGES, Page, load, other_cells  # noqa: E402
 
 from qrelsmith import match_table, patterns  # noqa: E402
+from qrelsmith.labelling.matching import HeadingIndex  # noqa: E402
+from qrelsmith.labelling.matching.order import sections_between  # noqa: E402
 from qrelsmith.labelling.semantic import SEMANTIC_REASONS, decide, section_similarities  # noqa: E402
 
 
-def unresolved(page: Page) -> tuple[list[list[str]], list[int]]:
+def unresolved(page: Page) -> tuple[list[list[str]], list[int], list[set[str] | None]]:
     """The build's lexical decision per row (headings, order and content: ``match_table`` with
-    the rows' other cells), and the rows it leaves to the fallback."""
+    the rows' other cells), the rows it leaves to the fallback, and per row the sections
+    between its fixed neighbours (what the fallback's choice must agree with)."""
     rows = [(str(row["row_text"]), (), other_cells(row)) for row in page.rows]
     matches = match_table(rows, page.article)
     pending = [
@@ -39,7 +42,8 @@ def unresolved(page: Page) -> tuple[list[list[str]], list[int]]:
         for number, match in enumerate(matches)
         if not match.section_ids and match.reason in SEMANTIC_REASONS
     ]
-    return [m.section_ids for m in matches], pending
+    between = sections_between(HeadingIndex.from_article(page.article), matches)
+    return [m.section_ids for m in matches], pending, between
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,11 +54,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     pages = load(args.devset)
-    tried: list[tuple[str, dict[str, float], str | None, str]] = []  # lang, sims, truth, what
+    # lang, sims, truth, what, the sections between the row's fixed neighbours
+    tried: list[tuple[str, dict[str, float], str | None, str, set[str] | None]] = []
     lexical = collections.Counter[tuple[str, str]]()
     started = time.perf_counter()
     for page in pages:
-        decided, pending = unresolved(page)
+        decided, pending, between = unresolved(page)
         scored = section_similarities(
             [str(page.rows[n]["row_text"]) for n in pending], page.article
         )
@@ -71,14 +76,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             row = page.rows[number]
             truth = page.section_of_anchor.get(str(row.get("truth_anchor")))
             what = f"{page.name} {row['row_text']!r} want {row['truth_h2']!r}"
-            tried.append((str(row["lang"]), similarities, truth, what))
+            tried.append((str(row["lang"]), similarities, truth, what, between[number]))
     seconds = time.perf_counter() - started
 
     def tally(threshold: float, margin: float) -> collections.Counter[tuple[str, str]]:
         counts = collections.Counter[tuple[str, str]]()
-        for language, similarities, truth, _ in tried:
+        for language, similarities, truth, _, allowed in tried:
             ranked = sorted(similarities.items(), key=lambda item: (-item[1], item[0]))
-            if not ranked:
+            if not ranked or allowed is None or ranked[0][0] not in allowed:
                 continue
             top = ranked[0][1]
             second = ranked[1][1] if len(ranked) > 1 else 0.0
@@ -91,8 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     counts = collections.Counter[tuple[str, str]]()
     misses = []
-    for language, similarities, truth, what in tried:
-        match = decide(similarities)
+    for language, similarities, truth, what, allowed in tried:
+        match = decide(similarities, allowed) if allowed is not None else None
         if match is None:
             continue
         outcome = "right" if match.section_ids == [truth] else "wrong"

@@ -115,10 +115,11 @@ def test_config_overrides_defaults(tmp_path: Path) -> None:
     assert main(["build", str(site), "--out", str(out), "-c", str(config), "-q"]) == 0
     report = json.loads((out / "report.json").read_text())
     assert report["counts"]["excluded_sections"] == 0
-    # "Using it" no longer fuzzy-matches at 0.99; its cells ("How to use a?") settle it
+    # "Using it" no longer fuzzy-matches at 0.99, and its cells ("How to use a?",
+    # "Carefully") hold no answer content could place in its weak candidate: rejected
     golden = [json.loads(line) for line in (out / "golden.jsonl").read_text().splitlines()]
-    assert [(g["match"], g["relevant"]) for g in golden][1] == ("content", {"a.html#1": 2})
-    assert report["counts"]["rejected"] == 0
+    assert [(g["match"], g["relevant"]) for g in golden] == [("exact", {"a.html#0": 2})]
+    assert [r["reference"] for r in report["rejected"]] == ["Using it"]
     assert report["manifest"]["config"]["build"]["fuzzy_threshold"] == 0.99
 
 

@@ -51,3 +51,19 @@ def test_a_rare_unit_outweighs_a_repeated_common_one() -> None:
         [("p#0", "configurar configurar configurar"), ("p#1", "nginx"), ("p#2", "configurar")]
     )
     assert text.rank(["configurar nginx"]).top == "p#1"
+
+
+def test_held_needs_the_answer_s_specifics_in_one_window() -> None:
+    text = SectionText(
+        [
+            ("a", "名前付きのボリュームは docker volume create で作ります。"),
+            ("b", "使われていないボリュームは docker volume prune で消せます。"),
+            ("c", "ポートは 8080 です。"),
+        ]
+    )
+    cells = ["docker volume prune で消す", "prune"]
+    assert text.held("b", cells) == {0}  # every content unit of the answer; one word: never
+    assert text.held("a", cells) == frozenset()  # the topic, not the answer's specifics
+    assert text.held("c", ["ポート 8080"]) == {0}  # a checkable answer: its values
+    assert text.held("a", ["ポート 8080"]) == frozenset()
+    assert text.held("z", cells) == frozenset()

@@ -18,11 +18,15 @@ BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_matching.py"
 
 #: Floors in percent, link truth (published: see README), per reference and in table order
 #: (``qrelsmith.match_table`` with the rows' other cells: the figure a build gets). Published
-#: after issue 15: per reference 99.76 / 89.95, table order 99.53 / 92.13.
+#: after issue 15: per reference 99.76 / 89.95, table order 99.53 / 92.13. Issue 28 dropped
+#: content's rows with no heading candidate (28 right rows on this set, 2.04 points, none
+#: right outside it often enough: 7 of 12 wrong): the table floor went down by that much.
+#: Published after issue 28: per reference 99.84 / 89.80, table order 99.84 / 89.88; the
+#: table's precision floor follows it up (two wrong labels more than today fail it).
 MIN_PRECISION = 99.6
 MIN_RIGHT = 89.7
-MIN_TABLE_PRECISION = 99.4
-MIN_TABLE_RIGHT = 91.9
+MIN_TABLE_PRECISION = 99.7
+MIN_TABLE_RIGHT = 89.8
 
 
 def _bench():  # type: ignore[no-untyped-def]

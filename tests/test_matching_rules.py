@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from matching_helpers import index_of
+from qrelsmith import match_reference, match_table, parse_article
 from qrelsmith.config import BuildOptions
-from qrelsmith.labelling.matching import Form, Target
+from qrelsmith.labelling.matching import Form, HeadingIndex, SectionHeadings, Target
 from qrelsmith.labelling.matching.rules import (
     EXCLUDED_MARK,
     RULES,
@@ -24,7 +27,7 @@ from qrelsmith.labelling.matching.rules import (
     too_short,
     vague,
 )
-from qrelsmith.models import Match
+from qrelsmith.models import Article, Match
 
 OPTIONS = BuildOptions()
 
@@ -154,3 +157,119 @@ def test_the_rules_run_in_order_and_exact_comes_before_vague() -> None:
     assert match_part(index, "詳細", OPTIONS).match.rule == "exact"
     assert match_part(index, "here", OPTIONS).match.reason == "vague"
     assert match_part(index, "Gaiyou desu", OPTIONS, fuzzy=False).match.reason == "unmatched"
+
+
+# --------------------------------------------------------------------------- issue 28's pages
+
+LABELS = Path(__file__).parent / "fixtures" / "labels"
+
+
+def _fixture_table(name: str) -> tuple[Article, list[list[str]]]:
+    """A fixture page and, per row of its table, the headings match_table gives."""
+    article = parse_article((LABELS / f"{name}.html").read_bytes(), path=f"{name}.html")
+    assert article.table is not None
+    headings = {s.id: s.heading for s in article.sections}
+    rows = [(r.reference, (), (r.query, r.answer)) for r in article.table.rows]
+    return article, [[headings[i] for i in m.section_ids] for m in match_table(rows, article)]
+
+
+def test_a_reference_that_shares_only_the_page_s_topic_names_another_item() -> None:
+    # "エラー" is in every section of a page of Excel errors: "#VALUE! エラー" is not "#N/A"
+    article, found = _fixture_table("excel-errors")
+    assert found == [["#N/A エラーの意味"], [], ["#REF! を直す"], ["IFERROR で囲む"]]
+    assert match_reference("#VALUE! エラー", article).reason == "unmatched"
+    # "rate" and "limit" are the page's topic: "WebSocket" is not "headers"
+    article, found = _fixture_table("api-rate-limits")
+    assert found[2] == []
+    assert match_reference("rate limit headers list", article).section_ids == [
+        article.sections[2].id
+    ]
+
+
+def test_names_item_needs_a_telling_unit_in_common() -> None:
+    index = HeadingIndex(
+        [SectionHeadings(f"p#{n}", (h,)) for n, h in enumerate(("#N/A エラーの意味", "IFERROR"))],
+        texts=["エラー", "エラー", "エラー", "エラー", "エラー"],
+    )
+    assert not index.names_item(Form("#VALUE! エラー"), 0)
+    assert index.names_item(Form("#N/A のエラー"), 0)  # the symbol-bearing word in common
+    assert index.names_item(Form("エラーの意味"), 0)  # nothing specific of its own
+    # with too few sections there is no topic: the shared word is telling
+    few = HeadingIndex([SectionHeadings("p#0", ("#N/A エラーの意味",))], texts=["エラー"])
+    assert few.names_item(Form("#VALUE! エラー"), 0)
+
+
+def test_marked_units_are_identifiers_numbers_and_symbol_bearing_words() -> None:
+    assert Form("#VALUE! エラー").marked == {"value"}
+    assert Form("Handling 429 responses").marked == {"429"}
+    assert Form("WebSocket rate limiting").marked == {"websocket"}
+    assert Form("rate-limit headers").marked == frozenset()
+
+
+def test_a_sibling_step_is_decided_by_the_phrase_they_differ_in() -> None:
+    article, found = _fixture_table("b2c-user-flows")
+    # the reference names the standard flow; the heading of the custom one shares more words,
+    # and the standard flow's heading holds "標準": the phrase points away, nothing is taken
+    assert found[1] == []
+    custom = "Azure AD B2C を構成して、カスタマイズしたフローを使う"
+    assert match_reference(custom, article).section_ids == [article.sections[2].id]
+
+
+def test_a_short_heading_inside_a_longer_reference_yields_to_the_heading_of_its_rest() -> None:
+    article, found = _fixture_table("app-logging")
+    assert found == [["Install"], ["Configure logging"], [], ["Troubleshooting"]]
+    match = match_reference("Configure logging for Docker", article)
+    assert match.reason == "ambiguous"
+    assert match.candidates == ["Configure logging", "Docker logging drivers"]
+
+
+def test_what_a_reference_adds_points_away_only_to_a_heading_that_resembles_it() -> None:
+    index = index_of("Configure logging", "Log rotation", "Install", "Levels of support")
+    # "levels" is in a far heading ("Levels of support", 0.36): the winner stands
+    assert fuzzy_rule(index, Form("Configure logging levels"), OPTIONS).match.section_ids == ["p#0"]
+    # "rotation" is in one that resembles the reference too (0.45): nothing is taken
+    rotation = fuzzy_rule(index, Form("Configure logging rotation"), OPTIONS)
+    assert rotation.match.reason == "ambiguous" and not rotation.tied
+
+
+def test_an_identifier_in_common_names_the_item_even_when_the_page_is_about_it() -> None:
+    headings = ("WebSocket headers", "Polling")
+    index = HeadingIndex(
+        [SectionHeadings(f"p#{n}", (h,)) for n, h in enumerate(headings)],
+        texts=["WebSocket"] * 5,
+    )
+    assert index.names_item(Form("WebSocket limits"), 0)
+
+
+def test_bigrams_are_no_rare_words() -> None:
+    # "형을" (a noun and its particle) is no item of its own: the reference names the heading
+    headings = ("알림 템플릿 유형", "알림 시작", "알림 번역")
+    index = HeadingIndex(
+        [SectionHeadings(f"p#{n}", (h,)) for n, h in enumerate(headings)],
+        texts=["알림 유형"] * 5,
+    )
+    assert index.names_item(Form("알림 유형을"), 0)
+
+
+def test_topic_units_are_found_at_a_word_s_start_in_half_the_sections() -> None:
+    def index(*texts: str) -> HeadingIndex:
+        return HeadingIndex([SectionHeadings("p#0", ("Rate limit headers",))], texts=texts)
+
+    # the stem "limit" in "limits" and "Limiting": three sections of five
+    limits = index("Rate limits apply.", "Past the limits: 429.", "Limiting.", "Tokens.", "x")
+    assert limits.topic("limit")
+    assert not limits.topic("rate")  # one section of five
+    # inside a word it is not found: "Unlimited" twice, "limits" twice
+    inside = index("Rate limits.", "The limits.", "Unlimited plans.", "Unlimited.", "x")
+    assert not inside.topic("limit")
+
+
+def test_a_reference_s_rest_that_is_the_page_s_topic_points_nowhere() -> None:
+    headings = ("Install", "Configure logging", "Log levels", "Docker logging drivers", "Help")
+    sections = [SectionHeadings(f"p#{n}", (h,)) for n, h in enumerate(headings)]
+    reference = Form("Configure logging for Docker")
+    # on a page about Docker, "Docker" in the reference names no heading in particular
+    about_docker = HeadingIndex(sections, texts=["Docker"] * 5)
+    assert fuzzy_rule(about_docker, reference, OPTIONS).match.section_ids == ["p#1"]
+    elsewhere = HeadingIndex(sections, texts=["Docker", "", "", "", ""])
+    assert fuzzy_rule(elsewhere, reference, OPTIONS).match.reason == "ambiguous"

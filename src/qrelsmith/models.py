@@ -14,9 +14,17 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 MatchRule = Literal["anchor", "exact", "contains", "fuzzy", "order", "content", "semantic"]
 #: unmatched: no heading is close enough; ambiguous: two sections tie; empty: no reference or
 #: query text; vague: link text that names no section ("here", こちら); out-of-order: a fuzzy
-#: match the table's order contradicts; too_long: a query no person types.
+#: match the table's order contradicts; too_long: a query no person types; elsewhere: the
+#: row's own cells say its answer is in another article or page ("別記事で解説").
 RejectReason = Literal[
-    "unmatched", "ambiguous", "empty", "vague", "out-of-order", "too_long", "table_too_long"
+    "unmatched",
+    "ambiguous",
+    "empty",
+    "vague",
+    "out-of-order",
+    "too_long",
+    "table_too_long",
+    "elsewhere",
 ]
 
 #: Strongest rule first; a query whose reference has several parts reports its weakest rule.
@@ -84,6 +92,9 @@ class QuickRefRow(Record):
     reference: str = Field(description="the section-reference cell's text")
     reference_anchors: list[str] = Field(
         default_factory=list, description="in-page link targets (#id) found in the reference cell"
+    )
+    offsite: bool = Field(
+        default=False, description="a cell of the row links to another page (not a #id)"
     )
 
 

@@ -6,6 +6,9 @@ against every corpus section of one article, in the matcher's own comparison uni
 (``text.units``: Latin light stems, CJK and Hangul bigrams, stop words dropped), with BM25
 (Lucene's idf, ``patterns.BM25_K1`` / ``BM25_B``). It is built lazily, only for an article
 whose table has a row the headings leave open, and it is pure: sections in, scores out.
+``held`` says which of a row's cells a section holds as evidence would find them
+(``evidence.ArticleText.holds_answer``): content decides between heading candidates only when
+the chosen one holds a cell of the row that its rivals do not.
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .. import patterns
-from ..models import Article
+from ..models import Article, Section
 from ..text import is_light_unit, units
+from .evidence import ArticleText
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +55,10 @@ class SectionText:
         self._counts: list[Counter[str]] = []
         lengths: list[int] = []
         frequency: Counter[str] = Counter()
+        self._texts: dict[str, str] = {}
         for section_id, text in sections:
             found = Counter(units(text))
+            self._texts[section_id] = text
             self.ids.append(section_id)
             self._counts.append(found)
             lengths.append(sum(found.values()))
@@ -63,11 +69,27 @@ class SectionText:
         self._idf = {
             unit: math.log(1 + (count - n + 0.5) / (n + 0.5)) for unit, n in frequency.items()
         }
+        self._read: tuple[ArticleText, dict[str, Section]] | None = None
 
     @classmethod
     def from_article(cls, article: Article) -> SectionText:
         """The article's corpus sections (excluded ones have no text to offer)."""
         return cls((section.id, section.text) for section in article.sections)
+
+    def held(self, section_id: str, texts: Sequence[str]) -> frozenset[int]:
+        """Which of ``texts`` (a row's cells, by number) the section holds as evidence would
+        find them: whole, as a window of its sentences, or every value of a checkable answer."""
+        if section_id not in self._texts:
+            return frozenset()
+        if self._read is None:  # made on first use: most tables ask nothing of the text
+            sections = {
+                sid: Section.model_construct(id=sid, article_id="", index=n, heading="", text=t)
+                for n, (sid, t) in enumerate(self._texts.items())
+            }
+            self._read = (ArticleText(list(sections.values())), sections)
+        read, sections = self._read
+        section = sections[section_id]
+        return frozenset(n for n, cell in enumerate(texts) if read.holds_answer(cell, section))
 
     def rank(self, texts: Sequence[str]) -> Ranked:
         """Every section's BM25 score for the units of ``texts`` together, best first (the

@@ -261,6 +261,33 @@ class ArticleText:
         words = self.read(section).words
         return all(value in words for value in values)
 
+    def holds_answer(self, answer: str, section: Section) -> bool:
+        """Whether the section holds ``answer``: every value of a checkable answer, else the
+        whole answer, or every one of its content units (light ones aside) within one window
+        of sentences. Stricter than a span, which half the answer's weight earns: a window
+        naming the answer's topic but not its specifics ("docker volume create" for "docker
+        volume prune") does not hold it. An answer too plain to place (one plain word) is held
+        nowhere: it is written anywhere by chance."""
+        parsed = _Answer.of(answer)
+        if parsed.values:
+            return self.holds_all(section, parsed.values)
+        if sum(parsed.weights.values()) < EVIDENCE_MIN_WEIGHT and not parsed.specific:
+            return False
+        read = self.read(section)
+        if contained(answer, section.text, read.squashed, read).score:
+            return True
+        needed = {unit for unit in parsed.weights if not is_light_unit(unit)}
+        if not needed:
+            return False
+        _, sentences = read.sentences
+        for first in range(len(sentences)):
+            held: set[str] = set()
+            for last in range(first, min(first + EVIDENCE_MAX_SENTENCES, len(sentences))):
+                held |= sentences[last]
+                if needed <= held:
+                    return True
+        return False
+
     def find(
         self, answer: _Answer, sections: Sequence[Section], windows: bool = True
     ) -> Evidence | None:

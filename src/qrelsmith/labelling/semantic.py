@@ -7,8 +7,10 @@ numpy only, its 30 MB of weights inside the package, nothing downloaded). A row'
 and every heading of the article (H2s and their subheadings, each standing for its H2) are
 embedded in one batch per page; the reference takes the section whose best heading is the
 most similar (cosine) when that is at least ``SEMANTIC_THRESHOLD`` and ahead of every other
-section by ``SEMANTIC_MARGIN``. Rule ``semantic``, confidence ``SEMANTIC_CONFIDENCE`` x cosine
-(at most 0.6, under the audit's 0.75: the audit over-samples every one of them).
+section by ``SEMANTIC_MARGIN``, and lies between the row's fixed neighbours in the table
+(the table's order; a table with none gets no semantic label). Rule ``semantic``,
+confidence ``SEMANTIC_CONFIDENCE`` x cosine (at most 0.6, under the audit's 0.75: the audit
+over-samples every one of them).
 
 This module is imported only when the option is on; a default build never loads it, nor
 the encoder.
@@ -16,7 +18,7 @@ the encoder.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -62,14 +64,16 @@ def section_similarities(references: Sequence[str], article: Article) -> list[di
     return out
 
 
-def decide(similarities: dict[str, float]) -> Match | None:
-    """The semantic match of one reference, or None when no section is clearly the one."""
+def decide(similarities: dict[str, float], between: Collection[str]) -> Match | None:
+    """The semantic match of one reference, or None when no section is clearly the one: the
+    most similar section must be ``SEMANTIC_MARGIN`` ahead of the next and lie ``between``
+    the row's decided neighbours (the table's order)."""
     ranked = sorted(similarities.items(), key=lambda item: (-item[1], item[0]))
     if not ranked:
         return None
     section_id, top = ranked[0]
     second = ranked[1][1] if len(ranked) > 1 else 0.0
-    if top < SEMANTIC_THRESHOLD or top - second < SEMANTIC_MARGIN:
+    if top < SEMANTIC_THRESHOLD or top - second < SEMANTIC_MARGIN or section_id not in between:
         return None
     return Match(
         section_ids=[section_id],
@@ -78,20 +82,38 @@ def decide(similarities: dict[str, float]) -> Match | None:
     )
 
 
-def resolve(references: Sequence[str], matches: Sequence[Match], article: Article) -> list[Match]:
+def resolve(
+    references: Sequence[str],
+    matches: Sequence[Match],
+    article: Article,
+    between: Sequence[Collection[str] | None],
+) -> list[Match]:
     """``matches`` with the rows the lexical rules left unmatched or ambiguous decided by the
-    encoder where it is clear (one batch for the page); the others unchanged."""
-    pending = [
-        number
-        for number, match in enumerate(matches)
-        if not match.section_ids and match.reason in SEMANTIC_REASONS and references[number].strip()
+    encoder where it is clear and agrees with the table's order (``between``: per row, the
+    sections between its decided neighbours, ``order.sections_between``; None: the table
+    gives no order, and the row is not even embedded), in one batch for the page; the others
+    unchanged."""
+    pending: list[tuple[int, Collection[str]]] = [
+        (number, allowed)
+        for number, (match, allowed) in enumerate(zip(matches, between, strict=True))
+        if not match.section_ids
+        and match.reason in SEMANTIC_REASONS
+        and references[number].strip()
+        and allowed is not None
     ]
     out = list(matches)
     if not pending:
         return out
+    scored = section_similarities([references[number] for number, _ in pending], article)
+    for (number, allowed), similarities in zip(pending, scored, strict=True):
+        decided = decide(similarities, allowed)
+        if decided is not None:
+            out[number] = decided
+    return out
     scored = section_similarities([references[number] for number in pending], article)
     for number, similarities in zip(pending, scored, strict=True):
-        decided = decide(similarities)
+        allowed = between[number]
+        decided = decide(similarities, allowed) if allowed is not None else None
         if decided is not None:
             out[number] = decided
     return out

@@ -103,6 +103,7 @@ def article_queries(
         [(row.reference, row.reference_anchors, (row.query, row.answer)) for row in rows],
         article,
         options,
+        offsite=[row.offsite for row in rows],
     )
     for row, match in zip(rows, matches, strict=True):
         if len(row.query) > MAX_QUERY_CHARS:  # not a question a person types

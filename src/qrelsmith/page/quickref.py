@@ -590,6 +590,7 @@ def find_table(
                 answer=answer.text if answer else "",
                 reference=reference.text if reference else "",
                 reference_anchors=list(reference.anchors) if reference else [],
+                offsite=any(cell.offsite for cell in line),
             )
         )
     header = grid[start - 1] if 0 < start <= len(grid) else []

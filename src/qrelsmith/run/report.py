@@ -202,12 +202,14 @@ def build_summary(report: Report, out: Path) -> str:
     counts = report.counts
     rules = ", ".join(f"{rule} {n}" for rule, n in counts.by_match.items())
     by_links = f", {counts.excluded_by_links} as link lists" if counts.excluded_by_links else ""
+    elsewhere = sum(1 for row in report.rejected if row.reason == "elsewhere")
+    away = f" ({elsewhere} say their answer is elsewhere)" if elsewhere else ""
     lines = [
         f"built {out}: {counts.articles} articles, {counts.sections} sections "
         f"({counts.excluded_sections} excluded{by_links}), {counts.queries} queries from "
         f"{counts.rows} rows",
         f"  matched by: {rules}",
-        f"  rejected rows: {counts.rejected}; articles without a table: "
+        f"  rejected rows: {counts.rejected}{away}; articles without a table: "
         f"{counts.articles_without_table}; skipped pages: {counts.skipped}"
         + (f"; internal errors: {counts.internal_errors}" if counts.internal_errors else ""),
     ]

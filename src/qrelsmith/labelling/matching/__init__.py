@@ -18,19 +18,24 @@ matched whole. A reference that matches nothing is tried once more without its b
 remark ("IIS (IIS、FTP などを選択します)").
 
 The rows of one table are decided together (``order.match_rows``): quick-reference tables
-follow the page's order, so a monotone alignment over heading positions settles ties between
-repeated headings and takes a weaker candidate that sits where its neighbours say it should
-(rule ``order``), and rejects a fuzzy match the order contradicts. The rows the headings still
-leave open are read against the sections' text: the row's other cells (query, answer) scored by
-BM25 over the article's sections (``content.SectionText``), rule ``content``
-(``content_rule.by_content``). ``match_table`` is that decision for a table.
+follow the page's order, so a heading repeated k times and named k times maps occurrence by
+occurrence, and a monotone alignment over heading positions takes a weaker candidate that
+sits where its neighbours say it should (rule ``order``) and rejects a fuzzy match the order
+contradicts. The rows the headings still leave between candidates are read against the
+sections' text: the row's other cells (query, answer) scored by BM25 over the article's
+sections (``content.SectionText``), rule ``content`` (``content_rule.by_content``), taken only
+where the chosen section holds the row's answer and its rivals do not. ``match_table`` is that
+decision for a table.
 
 Every match carries one ``confidence`` in 0-1 (``patterns.MATCH_CONFIDENCE``).
+
+A row whose own cells say its answer is in another article or page ("別記事で解説", "see …"
+with a link to another page) is rejected as ``elsewhere`` (elsewhere.py) before any rule.
 
 The package, by job: forms.py (what a heading or a reference is compared as), index.py (an
 article's headings: the one way to build the index, lookups, weights, similarity), rules.py
 (one reference, rule by rule), order.py (a table's rows and the page's order), content_rule.py
-(rule ``content``).
+(rule ``content``), elsewhere.py (rows that say their answer is elsewhere).
 """
 
 from __future__ import annotations
@@ -40,9 +45,10 @@ from collections.abc import Sequence
 from ...config import BuildOptions, build_options
 from ...models import Article, Match
 from ..content import SectionText
+from .elsewhere import says_elsewhere
 from .forms import Form, Target
 from .index import HeadingIndex, SectionHeadings
-from .order import CERTAIN
+from .order import CERTAIN, sections_between
 from .rules import DUPLICATE_FLAG, EXCLUDED_MARK, PARTIAL_FLAG, split_reference
 
 __all__ = [
@@ -74,23 +80,42 @@ def match_table(
     rows: Sequence[tuple[str, Sequence[str], Sequence[str]]],
     article: Article,
     options: BuildOptions | None = None,
+    offsite: Sequence[bool] = (),
 ) -> list[Match]:
     """The build's decision for one table: one Match per row, in table order.
 
-    ``rows`` are (reference text, linked #ids, the row's other cells: query, answer). The
-    rows are decided together (``order.match_rows``: the page's order, then the sections'
-    text for the rows the headings leave open), then, with ``options.semantic``, by the
-    optional sentence encoder for the rows still open (``semantic.resolve``).
+    ``rows`` are (reference text, linked #ids, the row's other cells: query, answer);
+    ``offsite`` says, per row, whether a cell links to another page. A row whose cells say
+    its answer is elsewhere is rejected (``elsewhere.says_elsewhere``) and takes no part in
+    the others' decision. The rows are decided together (``order.match_rows``: the page's
+    order, then the sections' text for the rows the headings leave between candidates),
+    then, with ``options.semantic``, by the optional sentence encoder for the rows still
+    open, where its choice lies between the row's fixed neighbours (``semantic.resolve``,
+    ``order.sections_between``).
     """
     options = build_options(options)
     index = HeadingIndex.from_article(article)
-    references = [(reference, anchors) for reference, anchors, _ in rows]
-    cells = [[c for c in other if c != reference] for reference, _, other in rows]
+    away = [
+        says_elsewhere([reference, *other], number < len(offsite) and offsite[number])
+        for number, (reference, _, other) in enumerate(rows)
+    ]
+    references = [
+        ("", ()) if gone else (reference, anchors)
+        for gone, (reference, anchors, _) in zip(away, rows, strict=True)
+    ]
+    cells = [
+        [] if gone else [c for c in other if c != reference]
+        for gone, (reference, _, other) in zip(away, rows, strict=True)
+    ]
     matches = index.match_rows(
         references, options, cells=cells, content=lambda: SectionText.from_article(article)
     )
+    matches = [
+        Match(reason="elsewhere") if gone else m for gone, m in zip(away, matches, strict=True)
+    ]
     if options.semantic:  # off by default: the encoder is imported only here
         from ..semantic import resolve
 
-        matches = resolve([reference for reference, _, _ in rows], matches, article)
+        between = sections_between(index, matches)
+        matches = resolve([reference for reference, _, _ in rows], matches, article, between)
     return matches

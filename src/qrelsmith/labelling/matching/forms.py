@@ -36,6 +36,12 @@ class Target:
 _DIGITS = re.compile(r"\d+")
 _IDENTIFIER = re.compile(r"[a-z][A-Z]|[_0-9]")
 _LETTER = re.compile(r"[a-z]")
+#: A token holding a Latin letter or digit and a symbol inside or at its edges: "#VALUE!",
+#: "#N/A", "C#", ".NET", "Node.js" (CJK runs stop it: "#N/Aエラー" is "#N/A"). A hyphen is no
+#: such symbol: "rate-limit" is two words.
+_SYMBOL_TOKEN = re.compile(
+    r"[#!/$%@&*+=?.:]*[0-9A-Za-z]+(?:[#!/$%@&*+=?.:]+[0-9A-Za-z]*)+|[#!$%@&*+=?.][0-9A-Za-z]+"
+)
 
 
 class Form:
@@ -75,6 +81,27 @@ class Form:
             for kind, run, written in runs(self.text)
             if kind == "word" and _IDENTIFIER.search(written) and _LETTER.search(run)
         )
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """The Latin words as units (stop words and the joins of split identifiers aside): what
+        may be a rare word. CJK and Hangul bigrams are no words, and their particles are not
+        told apart from content ("형을")."""
+        return frozenset(
+            stem(run, written)
+            for kind, run, written in runs(self.text)
+            if kind == "word" and run not in patterns.MATCH_STOPWORDS
+        )
+
+    @cached_property
+    def marked(self) -> frozenset[str]:
+        """The units that name an item by their form: identifiers, words with digits, and the
+        words of a token written with a symbol ("#VALUE!", "#N/A", "X-RateLimit-Reset")."""
+        found = set(self.identifiers)
+        found.update(unit for unit in self.units if any(ch.isdigit() for ch in unit))
+        for token in _SYMBOL_TOKEN.findall(self.text):
+            found.update(units(" ".join(run for kind, run, _ in runs(token) if kind == "word")))
+        return frozenset(found & self.units)
 
     @cached_property
     def digits(self) -> tuple[str, ...]:

@@ -1,11 +1,13 @@
 """The headings of one article, keyed for comparison: ``HeadingIndex``.
 
-One way to build it: ``HeadingIndex(sections, anchors)`` from each section's headings in page
-order (``SectionHeadings``: its own heading first, then its subheadings). ``from_article`` gives
-an article's sections, subheadings, anchors and excluded sections; the table recogniser
-(article.py) and check (evaluate/check.py) give the headings they have. The index holds the
-lookups the rules ask (by key, by stripped key, by anchor, a section's H2, the sections between
-two positions) and the unit weights behind ``similarity``; the rules themselves are in
+One way to build it: ``HeadingIndex(sections, anchors, texts)`` from each section's headings
+in page order (``SectionHeadings``: its own heading first, then its subheadings).
+``from_article`` gives an article's sections, subheadings, anchors, excluded sections and
+section texts; the table recogniser (article.py) and check (evaluate/check.py) give the
+headings they have. The index holds the lookups the rules ask (by key, by stripped key, by
+anchor, a section's H2, the sections between two positions), the unit weights behind
+``similarity`` and the page's topic behind ``names_item`` (issue 28: the item that matters
+must match); the rules themselves are in
 rules.py, a table's order in order.py. ``match`` and ``match_rows`` are the index's two entry
 points into them (so this module imports them; they take the index as their first argument and
 import this module for type hints only).
@@ -14,6 +16,7 @@ import this module for type hints only).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -24,7 +27,7 @@ from ... import patterns
 from ...config import BuildOptions, build_options
 from ...models import Article, Match
 from ...store.layout import section_number
-from ...text import is_light_unit
+from ...text import comparable, is_light_unit
 from ..content import SectionText
 from . import order, rules
 from .forms import Form, Target
@@ -44,8 +47,14 @@ class HeadingIndex:
     """The headings of one article (H2 and nested ones), keyed for comparison."""
 
     def __init__(
-        self, sections: Iterable[SectionHeadings], anchors: Mapping[str, str] | None = None
+        self,
+        sections: Iterable[SectionHeadings],
+        anchors: Mapping[str, str] | None = None,
+        texts: Sequence[str] = (),
     ):
+        #: the corpus sections' text, read only to tell the page's topic units (``topic``)
+        self.texts = texts
+        self._topics: dict[str, bool] = {}
         self.targets: list[Target] = []
         self.forms: list[Form] = []
         position = 0  # a heading's place in the page, headings of no text counted
@@ -88,7 +97,11 @@ class HeadingIndex:
         for section in article.sections:
             for anchor in section.anchors:
                 anchors.setdefault(anchor, section.id)
-        return cls((headings for _, headings in numbered), anchors)
+        return cls(
+            (headings for _, headings in numbered),
+            anchors,
+            [section.text for section in article.sections],
+        )
 
     # ----------------------------------------------------------------- lookups
 
@@ -125,13 +138,9 @@ class HeadingIndex:
     @cached_property
     def _weights(self) -> dict[str, float]:
         """Each heading unit's weight: its rarity among the headings, light units less."""
-        document_frequency: dict[str, int] = {}
-        for form in self.forms:
-            for unit in form.units:
-                document_frequency[unit] = document_frequency.get(unit, 0) + 1
         return {
             u: self._idf(n) * (patterns.LIGHT_WEIGHT if is_light_unit(u) else 1.0)
-            for u, n in document_frequency.items()
+            for u, n in self._heading_frequency.items()
         }
 
     @cached_property
@@ -151,6 +160,68 @@ class HeadingIndex:
     def _weight_of(self, group: Iterable[str]) -> float:
         weights = self._weights
         return sum(weights[u] if u in weights else self._unit_weight(u) for u in group)
+
+    @cached_property
+    def _heading_frequency(self) -> dict[str, int]:
+        """How many headings hold each unit."""
+        found: dict[str, int] = {}
+        for form in self.forms:
+            for unit in form.units:
+                found[unit] = found.get(unit, 0) + 1
+        return found
+
+    @cached_property
+    def _folded_texts(self) -> list[str]:
+        """The sections' text folded as units are read (``text.comparable``), made once."""
+        return [comparable(text) for text in self.texts]
+
+    def topic(self, unit: str) -> bool:
+        """A unit of the page's topic: at least ``patterns.TOPIC_SHARE`` of its sections hold
+        it in their text ("エラー" on a page of Excel errors, "rate" and "limit" on one of rate
+        limits), on a page of ``patterns.TOPIC_MIN_SECTIONS`` sections or more (fewer say
+        nothing of a topic). A Latin unit (a word's stem) is looked for at a word's start, a
+        bigram anywhere; asked only of the few units a candidate's verdict turns on."""
+        if len(self.texts) < patterns.TOPIC_MIN_SECTIONS:
+            return False
+        known = self._topics.get(unit)
+        if known is None:
+            if unit.isascii():
+                start = re.compile(r"(?<![0-9a-z])" + re.escape(unit))
+                held = sum(1 for text in self._folded_texts if start.search(text))
+            else:
+                held = sum(1 for text in self._folded_texts if unit in text)
+            known = self._topics[unit] = held >= patterns.TOPIC_SHARE * len(self.texts)
+        return known
+
+    def telling(self, unit: str) -> bool:
+        """A shared unit that singles a heading out: not light, not the page's topic."""
+        return not is_light_unit(unit) and not self.topic(unit)
+
+    def _specific(self, unit: str, form: Form) -> bool:
+        """A unit that names an item: marked by its form (identifier, number, symbol), or a
+        rare Latin word (in at most one heading, and not the page's topic)."""
+        if unit in form.marked:
+            return True
+        return (
+            unit in form.words
+            and not is_light_unit(unit)
+            and self._heading_frequency.get(unit, 0) <= 1
+            and not self.topic(unit)
+        )
+
+    def names_item(self, reference: Form, position: int) -> bool:
+        """False when a reference and a heading share only generic or topic units and each
+        holds a specific unit the other lacks ("#VALUE! エラー" / "#N/A エラーの意味",
+        "WebSocket rate limiting" / "Rate limit headers"): they name different items."""
+        heading = self.forms[position]
+        shared = reference.units & heading.units
+        if shared & (reference.marked | heading.marked):
+            return True  # an identifier, a number or a symbol-bearing word in common
+        own = [u for u in reference.units - shared if self._specific(u, reference)]
+        theirs = [u for u in heading.units - shared if self._specific(u, heading)]
+        if not own or not theirs:
+            return True
+        return any(self.telling(unit) for unit in shared)
 
     def similarity(self, reference: Form, position: int) -> tuple[float, float]:
         """(similarity 0-1, recall) of a reference and one heading."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ... import patterns
 from ...config import BuildOptions
 from ...models import RULE_ORDER, Match, MatchRule
-from ...text import heading_key
+from ...text import heading_key, is_light_unit
 from .forms import Form, Target, stripped_text
 
 if TYPE_CHECKING:
@@ -231,6 +231,13 @@ def fuzzy_rule(index: HeadingIndex, reference: Form, options: BuildOptions) -> O
         rivals.append((score, i))
         if recall >= patterns.MIN_RECALL or heading_inside(reference, index.forms[i]):
             scored.append((score, i))
+    # a candidate that shares only generic or topic words and differs in the item named
+    # ("#VALUE! エラー" / "#N/A エラーの意味") is none, for the order and content either
+    scored = [
+        (score, i)
+        for score, i in scored
+        if score < patterns.ORDER_THRESHOLD or index.names_item(reference, i)
+    ]
     weak = [(score, index.targets[i]) for score, i in scored if score >= patterns.ORDER_THRESHOLD]
     strong = [(s, i) for s, i in scored if s >= options.fuzzy_threshold]
     if not strong:
@@ -240,6 +247,8 @@ def fuzzy_rule(index: HeadingIndex, reference: Form, options: BuildOptions) -> O
     decided = best(index, strong, "fuzzy", options, lambda s: round(min(s, top), 4), rivals)
     if decided.target is not None:
         decided = identifier_tie(index, reference, decided)
+    if decided.target is not None:
+        decided = named_elsewhere(index, reference, decided)
     decided.weak = weak
     return decided
 
@@ -267,6 +276,37 @@ def identifier_tie(index: HeadingIndex, reference: Form, decided: Outcome) -> Ou
         tied=[index.targets[i] for i in tied],
         weak=decided.weak,
     )
+
+
+def named_elsewhere(index: HeadingIndex, reference: Form, decided: Outcome) -> Outcome:
+    """A fuzzy winner is no match when what the reference adds to it names another
+    section's heading: a sibling step that differs in one phrase ("…を構成して、標準的な…"
+    against "…を構成して、カスタマイズした…" when a heading holds "標準"), or a short heading
+    contained in a longer reference whose rest is a later heading's ("Configure logging
+    for Docker" against "Configure logging" and "Docker logging drivers"), when that
+    heading resembles the reference too (``patterns.ORDER_THRESHOLD``: a bigram a far heading
+    shares says nothing). The phrase decides or nothing does: the row stays ambiguous, with
+    no tie for the order to settle."""
+    chosen = decided.target
+    assert chosen is not None
+    rest = {
+        unit
+        for unit in reference.units - index.forms[chosen.position].units
+        if not is_light_unit(unit)
+    }
+    others = [
+        i
+        for i, form in enumerate(index.forms)
+        if index.targets[i].target_id != chosen.target_id
+        and rest & form.units
+        and index.similarity(reference, i)[0] >= patterns.ORDER_THRESHOLD
+    ]
+    # the page's topic says nothing of which heading is meant (asked last: it reads the text)
+    others = [i for i in others if any(index.telling(u) for u in rest & index.forms[i].units)]
+    if not others:
+        return decided
+    headings = {chosen.heading, *(index.targets[i].heading for i in others)}
+    return Outcome(Match(reason="ambiguous", candidates=sorted(headings)))
 
 
 # --------------------------------------------------------------------- comparisons
