@@ -8,6 +8,20 @@ per size, each with its own bootstrap and permutation test). The seed measured 6
 bootstrap + permutation set.
 
     /work/venv/bin/python benchmarks/bench_eval.py [--queries 2000] [--depth 100]
+
+With ``--six DIR RUN ...`` it times instead the study's setting of issue 25: six runs of one
+build through the CLI (a fresh process each, imports included; the default measures, both
+intervals, the paired tests), each run first, then ``--pairs all`` (15 pairs), the median of
+``--repeat`` calls, and the same evaluation in one process:
+
+    PYTHONPATH=src /work/venv/bin/python benchmarks/make_scale_set.py --out /tmp/six/set \\
+        --sections 3198 --queries 1856
+    for a in "bm25_2 --ngrams 2-2" "bm25_23 --ngrams 2-3" "bm25_2_b03 --ngrams 2-2 --b 0.3" \\
+        "tfidf_23 --method tfidf --ngrams 2-3" "tfidf_2 --method tfidf --ngrams 2-2" \\
+        "bm25_3 --ngrams 3-3"; do set -- $a; name=$1; shift
+        PYTHONPATH=src python -m qrelsmith baseline /tmp/six/set --out /tmp/six/$name.trec "$@"
+    done
+    PYTHONPATH=src python benchmarks/bench_eval.py --six /tmp/six/set /tmp/six/*.trec
 """
 
 from __future__ import annotations
@@ -15,16 +29,18 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import tempfile
 import time
 from pathlib import Path
+from typing import Literal
 
 import ir_measures
 import numpy as np
 
 from qrelsmith.cli import main as cli_main
-from qrelsmith.config import EvalOptions
-from qrelsmith.evaluate.evaluation import evaluate_runs
+from qrelsmith.config import EvalOptions, EvalRequest
+from qrelsmith.evaluate.evaluation import EvalInput, evaluate_runs
 from qrelsmith.evaluate.measures import parse_measures, per_query
 from qrelsmith.evaluate.runs import Run, write_run
 from qrelsmith.patterns import EVAL_MEASURES
@@ -64,11 +80,52 @@ def synthetic(queries: int, depth: int, seed: int) -> tuple[Qrels, Run, Run, dic
     return qrels, run(0.6), run(0.65), article_of
 
 
+def six(folder: str, runs: list[str], repeat: int) -> None:
+    """The CLI on a build and its runs: CPU and wall seconds, the median of ``repeat`` calls."""
+    import statistics
+    import subprocess
+    import sys
+
+    from qrelsmith.evaluate.runs import read_run
+    from qrelsmith.store.buildfolder import load_build
+    from qrelsmith.store.layout import QRELS
+
+    for label, extra in (("each run vs the first", []), ("--pairs all", ["--pairs", "all"])):
+        walls, cpus = [], []
+        for _ in range(repeat):
+            before = os.times()
+            start = time.perf_counter()
+            command = [sys.executable, "-m", "qrelsmith", "eval", folder, *runs, *extra]
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+            walls.append(time.perf_counter() - start)
+            after = os.times()
+            cpus.append(
+                after.children_user
+                - before.children_user
+                + after.children_system
+                - before.children_system
+            )
+        print(
+            f"CLI, {len(runs)} runs, {label:<22} wall {statistics.median(walls):6.2f} s  "
+            f"CPU {statistics.median(cpus):6.2f} s  (median of {repeat})"
+        )
+    build = load_build(folder, need=(QRELS,))
+    loaded = {Path(path).stem: read_run(path) for path in runs}
+    start = time.perf_counter()
+    evaluate_runs(EvalInput(build.qrels, loaded, build.article_ids()), EvalRequest())
+    print(f"one process, runs read, each run vs the first    {time.perf_counter() - start:6.2f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=2000)
     parser.add_argument("--depth", type=int, default=100)
+    parser.add_argument("--six", nargs="+", metavar="DIR RUN", help="a build folder, its runs")
+    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    if args.six:
+        six(args.six[0], args.six[1:], args.repeat)
+        return
     qrels, run_a, run_b, articles = synthetic(args.queries, args.depth, seed=0)
     options = EvalOptions()
     specs = parse_measures(EVAL_MEASURES, rel=2, gains="linear", grades=[0, 1, 2])
@@ -101,28 +158,21 @@ def main() -> None:
     floor_resampling = time.perf_counter() - start
 
     start = time.perf_counter()
-    report = evaluate_runs(qrels, {"a": run_a, "b": run_b}, specs, articles, options)
+    runs = {"a": run_a, "b": run_b}
+    report = evaluate_runs(EvalInput(qrels, runs, articles), EvalRequest(options=options))
     total = time.perf_counter() - start
 
     # the stability study: 5 sizes x 1,000 subsets x 2 runs, every default measure
     start = time.perf_counter()
+    sizes: list[int | Literal["all"]] = [20, 50, 100, 200, "all"]
     studied = evaluate_runs(
-        qrels,
-        {"a": run_a, "b": run_b},
-        specs,
-        articles,
-        options,
-        sizes=[20, 50, 100, 200, "all"],
+        EvalInput(qrels, runs, articles), EvalRequest(options=options, sizes=sizes)
     )
     stability = time.perf_counter() - start - total
     start = time.perf_counter()
+    one_each = {qid: qid for qid in qrels}  # one query per article: subsets drawn by query
     by_query = evaluate_runs(
-        qrels,
-        {"a": run_a, "b": run_b},
-        specs,
-        {qid: qid for qid in qrels},  # one query per article: subsets drawn by query
-        options,
-        sizes=[20, 50, 100, 200, "all"],
+        EvalInput(qrels, runs, one_each), EvalRequest(options=options, sizes=sizes)
     )
     stability_by_query = time.perf_counter() - start - total
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from qrelsmith.config import EvalOptions
-from qrelsmith.evaluate.evaluation import evaluate_runs
+from qrelsmith.config import EvalOptions, EvalRequest
+from qrelsmith.evaluate.evaluation import EvalInput, evaluate_runs
 from qrelsmith.evaluate.measures import context_precision, parse_measures, per_query
 from qrelsmith.evaluate.runs import Run, order_run
 from qrelsmith.store.buildfolder import Qrels
@@ -100,6 +100,11 @@ def test_seed003_recall_at_3_and_100_with_six_results() -> None:
     assert strict["R(rel=2)@100"] == 1.0
 
 
+def quick(measures: list[str], *, rel: int = 2) -> EvalOptions:
+    """Options with few resamples: these tests read means and warnings, not intervals."""
+    return EvalOptions(bootstrap_samples=200, permutation_rounds=200, measures=measures, rel=rel)
+
+
 SEED3_QRELS: Qrels = {
     "qA": {"a1": 1},
     "qB": {f"b{i}": 1 for i in range(1, 10)},
@@ -109,12 +114,8 @@ SEED3_QRELS: Qrels = {
 def test_seed003_macro_average_not_micro() -> None:
     run = order_run([("qA", "a1", 1.0), ("qB", "zz", 1.0)])
     report = evaluate_runs(
-        SEED3_QRELS,
-        {"sys": run},
-        parse_measures(["R@100"], rel=1, gains="linear", grades=[1]),
-        {"qA": "A", "qB": "B"},
-        EvalOptions(bootstrap_samples=200, permutation_rounds=200),
-        keep_per_query=True,
+        EvalInput(SEED3_QRELS, {"sys": run}, {"qA": "A", "qB": "B"}),
+        EvalRequest(options=quick(["R@100"], rel=1), per_query=True),
     )
     assert report.summaries[0].mean == 0.5  # macro; the micro recall would be 1/10
     assert report.per_query == {"sys": {"R@100": {"qA": 1.0, "qB": 0.0}}}
@@ -124,11 +125,8 @@ def test_seed003_macro_average_not_micro() -> None:
 def test_queries_missing_from_the_run_count_as_zero_with_a_warning() -> None:
     run = order_run([("qA", "a1", 1.0)])  # the system wrote nothing for qB
     report = evaluate_runs(
-        SEED3_QRELS,
-        {"sys": run},
-        parse_measures(["R@100", "CP@5"], rel=1, gains="linear", grades=[1]),
-        {},
-        EvalOptions(bootstrap_samples=200, permutation_rounds=200),
+        EvalInput(SEED3_QRELS, {"sys": run}, {}),
+        EvalRequest(options=quick(["R@100", "CP@5"], rel=1)),
     )
     assert [s.mean for s in report.summaries] == [0.5, 0.5]  # trec_eval -c, not 1.0
     assert report.warnings == ["sys: 1 of 2 queries have no results and count as 0"]
@@ -137,12 +135,8 @@ def test_queries_missing_from_the_run_count_as_zero_with_a_warning() -> None:
 def test_unknown_documents_are_warned_about() -> None:
     run = order_run([("qA", "a1", 2.0), ("qA", "ghost", 1.0), ("qB", "b1", 1.0)])
     report = evaluate_runs(
-        SEED3_QRELS,
-        {"sys": run},
-        parse_measures(["P@1"], rel=1, gains="linear", grades=[1]),
-        {},
-        EvalOptions(bootstrap_samples=200, permutation_rounds=200),
-        doc_ids={"a1"} | set(SEED3_QRELS["qB"]),
+        EvalInput(SEED3_QRELS, {"sys": run}, {}, doc_ids={"a1"} | set(SEED3_QRELS["qB"])),
+        EvalRequest(options=quick(["P@1"], rel=1)),
     )
     assert report.warnings == ["sys: 1 retrieved documents are not in the corpus (ghost)"]
 

@@ -37,6 +37,8 @@ from .patterns import TAG_NAME
 
 Method = Literal["bm25", "tfidf"]
 Gains = Literal["linear", "exp"]
+Draw = Literal["article", "query"]
+View = Literal["strict", "graded", "exp"]
 
 
 def _share(default: float, description: str) -> Any:
@@ -232,6 +234,35 @@ class EvalOptions(_Options):
     gains: Gains = Field(
         default=patterns.EVAL_GAINS, description="nDCG gain of grade g: g (linear) or 2^g-1 (exp)"
     )
+
+
+class EvalRequest(_Options):
+    """What one `qrelsmith eval` call computes beyond the scores (flags only): the options
+    model, then one field per analysis."""
+
+    options: EvalOptions = Field(default_factory=EvalOptions)
+    unjudged: Literal["irrelevant", "condensed"] = Field(
+        default="irrelevant",
+        description="a retrieved document the qrels do not judge: irrelevant (trec_eval), or "
+        "removed from the run before scoring (condensed lists, Sakai 2007)",
+    )
+    pairs: Literal["first", "all"] = Field(
+        default="first", description="paired comparisons: each run with the first, or every pair"
+    )
+    draw: Draw | None = Field(
+        default=None,
+        description="--sizes subsets drawn by whole articles or single queries (unset: by "
+        "article when articles hold several queries)",
+    )
+    per_query: bool = Field(default=False, description="keep every per-query value")
+    sizes: list[int | Literal["all"]] = Field(
+        default_factory=list, description="set sizes of the stability study"
+    )
+    need: float | None = Field(default=None, gt=0, description="difference to detect")
+    curve: list[int] = Field(default_factory=list, description="recall at these cut-offs")
+    ranks: bool = Field(default=False, description="rank of the first relevant document")
+    views: list[View] = Field(default_factory=list, description="labelling views side by side")
+    micro: bool = Field(default=False, description="micro recall and the zero-recall rate")
 
 
 class BaselineOptions(_Options):

@@ -561,7 +561,8 @@ class QueriesNeeded(Record):
     sd: float = Field(description="standard deviation of the per-query differences B - A")
     delta: float
     queries_needed: int = Field(
-        description="ceil(((z_0.975 + z_0.80) * sd / delta)^2): 95 % confidence, 80 % power"
+        description="ceil(((z_0.975 + z_0.80) * sd / delta)^2): 95 % confidence, 80 % power; "
+        "at most 2^63 - 1 (the text says 'more than' it)"
     )
     detectable: float = Field(
         description="(z_0.975 + z_0.80) * sd / sqrt(queries): detectable with these queries"
@@ -603,6 +604,45 @@ class GroupSummary(Record):
     high: float
 
 
+class JudgedShare(Record):
+    """One run's Judged@k: the mean share of its top k that the qrels judge (grade 0 too)."""
+
+    run: str
+    measure: str = Field(description="Judged@k, as ir_measures names it")
+    mean: float
+
+
+class RankCount(Record):
+    """`eval --ranks`: how many queries of one run have their first relevant document at a rank."""
+
+    run: str
+    rank: str = Field(description="1, 2, 3, 4-10, or none (no relevant document in the top 10)")
+    queries: int
+    share: float
+
+
+class ViewScore(Record):
+    """`eval --views`: one run's measure under one labelling view."""
+
+    run: str
+    view: str = Field(description="strict, graded or exp")
+    measure: str
+    mean: float
+
+
+class RecallDetail(Record):
+    """`eval --micro`: one run's recall measure as a macro mean, a micro ratio and the share of
+    queries with recall 0."""
+
+    run: str
+    measure: str
+    macro: float = Field(description="mean over queries of each query's recall")
+    micro: float = Field(
+        description="relevant documents found in the top k over all queries / all relevant"
+    )
+    zero_recall_rate: float = Field(description="share of queries that found none")
+
+
 class EvalReport(Record):
     """Everything `qrelsmith eval` computes; its --json output."""
 
@@ -621,6 +661,10 @@ class EvalReport(Record):
     needed: list[QueriesNeeded] = Field(default_factory=list, description="with --need")
     curve: list[CurvePoint] = Field(default_factory=list, description="with --curve")
     groups: list[GroupSummary] = Field(default_factory=list, description="with --by")
+    judged: list[JudgedShare] = Field(default_factory=list, description="every run's Judged@k")
+    ranks: list[RankCount] = Field(default_factory=list, description="with --ranks")
+    views: list[ViewScore] = Field(default_factory=list, description="with --views")
+    recall: list[RecallDetail] = Field(default_factory=list, description="with --micro")
 
 
 class Signal(Record):

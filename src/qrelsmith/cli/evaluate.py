@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
+import math
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
-from ..config import BaselineOptions, EvalOptions
+from ..config import BaselineOptions, Draw, EvalOptions, EvalRequest, View
 from ..errors import DataError, UsageError
-from ..patterns import CHECK_DEPTH
+from ..patterns import CHECK_DEPTH, CURVE_CUTOFFS
 from ..store.buildfolder import build_topics, iter_records, load_build
 from ..store.files import atomic_open, dumps
 from ..store.layout import CORPUS, GOLDEN, QRELS, QUERIES
@@ -27,7 +27,6 @@ from .options import (
 
 if TYPE_CHECKING:
     from ..evaluate.runs import Run
-    from ..models import EvalReport
 
 # The stages (numpy, scipy, ir_measures, scikit-learn) are imported inside the handlers: every
 # CLI call builds this parser, and `qrelsmith build` should not pay ~0.4 s to import them.
@@ -35,6 +34,9 @@ if TYPE_CHECKING:
 #: The documented defaults, shown in --help (a --config file may change them).
 BASELINE = BaselineOptions()
 EVAL = EvalOptions()
+
+#: The labelling views of `eval --views` (the study's three).
+VIEWS: tuple[str, ...] = get_args(View)
 
 
 def _ngrams(text: str) -> tuple[int, int]:
@@ -94,9 +96,33 @@ def _delta(text: str) -> float:
         value = float(text)
     except ValueError:
         value = 0.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a difference above 0, got {text!r}")
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"expected a finite difference above 0, got {text!r}")
     return value
+
+
+def _cutoffs(text: str) -> list[int]:
+    """``"1,3,5,10"`` -> [1, 3, 5, 10]: --curve's cut-offs."""
+    values = []
+    for part in text.split(","):
+        item = part.strip()
+        if not item.isdigit() or int(item) < 1:
+            raise argparse.ArgumentTypeError(
+                f"a cut-off is a whole number of at least 1, not {item!r}"
+            )
+        values.append(int(item))
+    return sorted(set(values))
+
+
+def _views(text: str) -> list[str]:
+    """``"strict,graded,exp"`` -> the views, in that order."""
+    views = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [view for view in views if view not in VIEWS]
+    if unknown or not views:
+        raise argparse.ArgumentTypeError(
+            f"views are {', '.join(VIEWS)} (comma-separated), not {text!r}"
+        )
+    return list(dict.fromkeys(views))
 
 
 def _subset(text: str) -> tuple[str, str]:
@@ -111,13 +137,17 @@ def _subset(text: str) -> tuple[str, str]:
 def run_eval(args: argparse.Namespace) -> int:
     """Score runs with intervals; compare each run with the first."""
     from ..evaluate.difficulty import build_groups, subset_qrels
-    from ..evaluate.evaluation import evaluate_runs
-    from ..evaluate.measures import parse_measures
+    from ..evaluate.evaluation import EvalInput, evaluate_runs, measure_specs
     from ..evaluate.runs import check_run_ids, read_run, run_names
+    from ..evaluate.tables import format_json, format_report
 
     if args.runs.count("-") > 1:
         raise UsageError("only one run can come from stdin")
     options = override(config_of(args).eval, args, ("seed", "measures", "rel", "gains", "subsets"))
+    if args.k is not None and not args.curve:
+        raise UsageError("--k gives the cut-offs of --curve: give --curve too")
+    if args.draw is not None and not args.sizes:
+        raise UsageError("--draw says how --sizes draws its subsets: give --sizes too")
     if args.plot and not (args.sizes or args.curve):
         raise UsageError("--plot draws --sizes and --curve: give one of them")
     if args.need is not None and len(args.runs) < 2:
@@ -133,9 +163,7 @@ def run_eval(args: argparse.Namespace) -> int:
         )
     if not build.qrels:
         raise DataError(f"{args.dir}/{QRELS} has no judgements")
-    grades = {g for judged in build.qrels.values() for g in judged.values()}
-    names = [part for item in options.measures for part in item.split()]
-    specs = parse_measures(names, rel=options.rel, gains=options.gains, grades=grades)
+    measure_specs(build.qrels, options)  # an unknown measure is refused before runs are read
     runs: dict[str, Run] = {}
     for name, path in zip(run_names(args.runs), args.runs, strict=True):
         runs[name] = read_run(path, warn)
@@ -148,20 +176,28 @@ def run_eval(args: argparse.Namespace) -> int:
     groups = None
     if args.by is not None:
         groups = (args.by, build_groups(args.by, build, args.dir, low_confidence))
-    report = evaluate_runs(
-        qrels,
-        runs,
-        specs,
-        build.article_ids(),
-        options,
+    data = EvalInput(
+        qrels=qrels,
+        runs=runs,
+        articles=build.article_ids(),
         doc_ids=build.doc_ids if build.corpus else None,
-        keep_per_query=args.per_query,
-        subset=subset_name,
         groups=groups,
-        sizes=args.sizes or (),
-        need=args.need,
-        curve=args.curve,
+        subset=subset_name,
     )
+    request = EvalRequest(
+        options=options,
+        unjudged=args.unjudged or "irrelevant",
+        pairs=args.pairs or "first",
+        draw=args.draw,
+        per_query=args.per_query,
+        sizes=args.sizes or [],
+        need=args.need,
+        curve=(args.k or list(CURVE_CUTOFFS)) if args.curve else [],
+        ranks=args.ranks,
+        views=args.views or [],
+        micro=args.micro,
+    )
+    report = evaluate_runs(data, request)
     for warning in report.warnings:
         warn(warning)
     if args.plot:
@@ -170,36 +206,10 @@ def run_eval(args: argparse.Namespace) -> int:
         panels = plot_report(report, args.plot)
         say(f"{panels} {'panel' if panels == 1 else 'panels'} -> {args.plot}")
     if args.json:
-        sys.stdout.write(
-            json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
-        )
+        sys.stdout.write(format_json(report))
     else:
-        _print_scores(report, args.per_query)
+        sys.stdout.write(format_report(report, per_query=args.per_query))
     return 0
-
-
-def _print_scores(report: EvalReport, per_query: bool) -> None:
-    """eval's tables: the scores, then the blocks the options asked for."""
-    from ..evaluate.evaluation import (
-        format_curve,
-        format_groups,
-        format_needed,
-        format_per_query,
-        format_stability,
-        format_table,
-    )
-
-    sys.stdout.write(format_table(report))
-    for block in (
-        format_groups(report),
-        format_stability(report),
-        format_needed(report),
-        format_curve(report),
-    ):
-        if block:
-            sys.stdout.write("\n" + block)
-    if per_query:
-        sys.stdout.write("\n" + format_per_query(report))
 
 
 # --------------------------------------------------------------------------- check
@@ -368,13 +378,17 @@ def _register_eval(subparsers: Any) -> None:
         description="Score TREC runs against DIR/qrels.trec with ir_measures (and Ragas' "
         "context precision CP@k). Queries of the qrels missing from a run count "
         "as 0 (trec_eval -c). Intervals: 95% bootstrap over queries and over "
-        "articles. With two or more runs, each is compared with the first: mean "
-        "difference, its interval, a sign-flip permutation p-value, win/tie/loss.",
+        "articles. With two or more runs, each is compared with the first (--pairs all: "
+        "every pair): mean difference, its interval, a sign-flip permutation p-value, "
+        "win/tie/loss. Every run's Judged@10 (the share of its top 10 that the qrels judge) "
+        "is printed under the scores.",
         epilog="example:\n  qrelsmith eval out/ runs/bm25.trec runs/tfidf.trec "
         "--measures nDCG@10 RR@10 R@100 CP@5 --gains exp\n"
         "  qrelsmith eval out/ runs/bm25.trec --rel 1 --per-query --json > scores.json\n"
         "  qrelsmith eval out/ runs/bm25.trec runs/tfidf.trec --sizes 20,50,200,all "
-        "--need 0.01 --curve",
+        "--need 0.01 --curve\n"
+        "  qrelsmith eval out/ runs/*.trec --pairs all --ranks --views strict,graded,exp "
+        "--unjudged condensed",
     )
     p.add_argument(
         "dir", metavar="DIR", help="build folder (qrels.trec; corpus.jsonl to check ids)"
@@ -400,7 +414,23 @@ def _register_eval(subparsers: Any) -> None:
         help="nDCG gain of grade g: g (linear, trec_eval) or 2^g-1 (exp) "
         f"(default: config, {EVAL.gains})",
     )
+    p.add_argument(
+        "--unjudged",
+        choices=choices(EvalRequest, "unjudged"),
+        default=None,
+        help="a retrieved document the qrels do not judge: irrelevant (trec_eval, TREC) or "
+        "condensed (removed from the run before scoring, Sakai's condensed lists: does a "
+        "conclusion survive without them?) (default: irrelevant)",
+    )
+    p.add_argument(
+        "--pairs",
+        choices=choices(EvalRequest, "pairs"),
+        default=None,
+        help="paired comparisons (and --need): each run with the first, or all pairs "
+        "(default: first)",
+    )
     _add_stability(p)
+    _add_reading(p)
     _add_groups(p)
     p.add_argument(
         "--plot",
@@ -427,6 +457,13 @@ def _add_stability(p: argparse.ArgumentParser) -> None:
         help=SIZES_HELP,
     )
     p.add_argument(
+        "--draw",
+        choices=get_args(Draw),
+        default=None,
+        help="how --sizes draws its subsets: whole articles, or single queries (default: whole "
+        "articles when articles hold several queries; the output says which)",
+    )
+    p.add_argument(
         "--subsets",
         type=positive,
         default=None,
@@ -442,7 +479,39 @@ def _add_stability(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--curve",
         action="store_true",
-        help="recall at k = 1, 3, 5, 10, 20, 50, 100 (threshold --rel), one line per run",
+        help="recall at k (threshold --rel), one line per run; k as --k says",
+    )
+    p.add_argument(
+        "--k",
+        type=_cutoffs,
+        default=None,
+        metavar="K,K,...",
+        help="the cut-offs of --curve (default: " + ",".join(map(str, CURVE_CUTOFFS)) + ")",
+    )
+
+
+def _add_reading(p: argparse.ArgumentParser) -> None:
+    """eval's --ranks, --views and --micro: what lies behind the means."""
+    p.add_argument(
+        "--ranks",
+        action="store_true",
+        help="per run, the queries whose first relevant document (grade >= --rel) is at "
+        "rank 1, 2, 3, 4-10 or not in the top 10, as counts and shares",
+    )
+    p.add_argument(
+        "--views",
+        type=_views,
+        default=None,
+        metavar="VIEW,...",
+        help="nDCG@10 under labelling views side by side, with the best run of each: strict "
+        "(grade >= --rel relevant at gain 1, the rest not), graded (the grade as gain), exp "
+        "(gain 2^grade - 1); e.g. strict,graded,exp",
+    )
+    p.add_argument(
+        "--micro",
+        action="store_true",
+        help="for each recall measure (R@k): the micro recall (relevant documents found / all "
+        "relevant, over all queries) and the zero-recall rate beside the macro mean",
     )
 
 

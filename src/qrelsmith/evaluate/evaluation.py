@@ -1,45 +1,25 @@
-"""Evaluating runs against a build: per-query values, intervals, paired comparisons, warnings.
+"""Evaluating runs against a build: the composer of `qrelsmith eval`.
 
-Pure: takes parsed qrels, runs and options, returns an ``EvalReport``; the CLI prints it as a
-table for people or as JSON for scripts.
+``evaluate_runs`` scores every run once, then calls the analyses (``analyses.py``) the request
+asks for and gathers their records and warnings into an ``EvalReport``; ``tables.py`` shows it.
+Pure: takes parsed qrels, runs and the request, returns the report.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
-import numpy as np
-
-from ..config import EvalOptions
-from ..models import (
-    CurvePoint,
-    EvalReport,
-    GroupSummary,
-    Interval,
-    MeasureSummary,
-    PairedComparison,
-    QueriesNeeded,
-    StabilityRow,
-)
-from ..patterns import CURVE_CUTOFFS
+from ..config import EvalOptions, EvalRequest
+from ..models import EvalReport
+from ..patterns import EVAL_MEASURES
 from ..store.buildfolder import Qrels
-from .measures import MeasureSpec, parse_measures, per_query
+from . import analyses
+from .analyses import Scores
+from .measures import MeasureSpec, Scorer, parse_measures, takes_rel
 from .runs import Run
-from .statistics import (
-    POWER,
-    bootstrap_intervals,
-    cluster_bootstrap_intervals,
-    paired_comparisons,
-    power_factor,
-    queries_needed,
-    stability_by_size,
-    units_per_subset,
-)
-
-#: Below this many articles a subset's cluster bootstrap is too narrow to read (a bootstrap
-#: of 2 or 3 clusters can only reshuffle them); the table says so for those sizes.
-FEW_ARTICLES = 10
+from .statistics import POWER, power_factor, units_per_subset
 
 #: A set size of `eval --sizes`: a number of queries, or the whole set.
 Size = int | Literal["all"]
@@ -48,13 +28,18 @@ Size = int | Literal["all"]
 WARN_EXAMPLES = 3
 
 
-def _matrix(
-    by_measure: dict[str, dict[str, float]], specs: Sequence[MeasureSpec], qids: list[str]
-) -> np.ndarray:
-    """queries x measures, in qrels order."""
-    return np.array(
-        [[by_measure[spec.name][qid] for spec in specs] for qid in qids], dtype=np.float64
-    ).reshape(len(qids), len(specs))
+@dataclass(frozen=True)
+class EvalInput:
+    """What an evaluation reads: the qrels, the runs by name, each query's article, the
+    corpus's ids (None: not checked), ``groups`` for `--by` (its name and each query's group)
+    and the name of the subset the qrels were cut to (`--subset`)."""
+
+    qrels: Qrels
+    runs: Mapping[str, Run]
+    articles: Mapping[str, str]
+    doc_ids: set[str] | None = None
+    groups: tuple[str, Mapping[str, str]] | None = None
+    subset: str | None = None
 
 
 def run_warnings(name: str, qrels: Qrels, run: Run, doc_ids: set[str] | None) -> list[str]:
@@ -101,444 +86,161 @@ def resolve_sizes(sizes: Sequence[Size], queries: int) -> tuple[list[int], list[
     return [n for n in wanted if n <= queries], [n for n in wanted if n > queries]
 
 
-def stability_rows(
-    names: Sequence[str],
-    specs: Sequence[MeasureSpec],
-    matrices: Sequence[np.ndarray],
-    clusters: Sequence[str] | None,
-    sizes: Sequence[int],
-    options: EvalOptions,
-) -> list[StabilityRow]:
-    """The stability study: for each size, run and measure, how the mean moves over subsets
-    (and, for each run after the first, how often its difference to the first flips)."""
-    values = np.hstack(matrices)
-    diffs = np.hstack([m - matrices[0] for m in matrices[1:]]) if len(matrices) > 1 else None
-    width = len(specs)
-    rows: list[StabilityRow] = []
-    for size in sizes:
-        found = stability_by_size(
-            values,
-            diffs if diffs is not None else np.zeros((len(values), 0)),
-            size,
-            clusters=clusters,
-            subsets=options.subsets,
-            resamples=options.subset_resamples,
-            rounds=options.subset_rounds,
-            seed=options.seed,
-            full_resamples=options.bootstrap_samples,
-        )
-        for r, name in enumerate(names):
-            for j, spec in enumerate(specs):
-                column = r * width + j
-                compared = (r - 1) * width + j
-                rows.append(
-                    StabilityRow(
-                        run=name,
-                        measure=spec.name,
-                        n=size,
-                        subsets=options.subsets if size < len(values) else 1,
-                        mean=float(found.mean[column]),
-                        low=float(found.low[column]),
-                        high=float(found.high[column]),
-                        width=float(found.width[column]),
-                        swap_rate=float(found.swap[compared]) if r else None,
-                        wrong_call_rate=float(found.wrong[compared]) if r else None,
-                    )
-                )
-    return rows
-
-
-def needed_rows(
-    names: Sequence[str],
-    specs: Sequence[MeasureSpec],
-    matrices: Sequence[np.ndarray],
-    delta: float,
-    clusters: Sequence[str] | None = None,
-) -> list[QueriesNeeded]:
-    """`--need DELTA` for each run compared with the first, measure by measure; with
-    ``clusters`` (each query's article, when articles hold several), by article too."""
-    rows: list[QueriesNeeded] = []
-    for r in range(1, len(names)):
-        figures = queries_needed(matrices[r] - matrices[0], delta, clusters)
-        effect = figures.design_effect
-        needed, detectable = figures.needed_by_cluster, figures.detectable_by_cluster
-        for j, spec in enumerate(specs):
-            rows.append(
-                QueriesNeeded(
-                    measure=spec.name,
-                    run_a=names[0],
-                    run_b=names[r],
-                    queries=len(matrices[0]),
-                    sd=float(figures.sd[j]),
-                    delta=delta,
-                    queries_needed=int(figures.needed[j]),
-                    detectable=float(figures.detectable[j]),
-                    design_effect=None if effect is None else float(effect[j]),
-                    queries_needed_by_article=None if needed is None else int(needed[j]),
-                    detectable_by_article=None if detectable is None else float(detectable[j]),
-                )
-            )
-    return rows
-
-
-def group_rows(
-    by: str,
-    group_of: Mapping[str, str],
-    qids: Sequence[str],
-    names: Sequence[str],
-    specs: Sequence[MeasureSpec],
-    matrices: Sequence[np.ndarray],
-    options: EvalOptions,
-) -> list[GroupSummary]:
-    """Every measure of every run on each group's queries, with a bootstrap interval."""
-    from .difficulty import TERCILES
-
-    members: dict[str, list[int]] = {}
-    for row, qid in enumerate(qids):
-        if qid in group_of:
-            members.setdefault(group_of[qid], []).append(row)
-    ordered = [g for g in TERCILES if g in members] if by == "overlap" else sorted(members)
-    rows: list[GroupSummary] = []
-    for group in ordered:
-        picked = members[group]
-        for name, matrix in zip(names, matrices, strict=True):
-            intervals = bootstrap_intervals(matrix[picked], options.bootstrap_samples, options.seed)
-            for spec, interval in zip(specs, intervals, strict=True):
-                rows.append(
-                    GroupSummary(
-                        by=by,
-                        group=group,
-                        queries=len(picked),
-                        run=name,
-                        measure=spec.name,
-                        mean=interval.mean,
-                        low=interval.low,
-                        high=interval.high,
-                    )
-                )
-    return rows
-
-
-def format_groups(report: EvalReport) -> str:
-    """`--by`: one line per group and run, every measure's mean and interval."""
-    if not report.groups:
-        return ""
-    by = report.groups[0].by
-    what = {
-        "overlap": "thirds of the queries by the share of their units found in their "
-        "labelled sections (low = the hardest for word matching)",
-        "rule": "the rule that matched the label",
-        "confidence": "label confidence below (low) or at least (high) the audit's low_confidence",
-        "article": "article",
-    }[by]
-    lines = [f"by {by}: {what}; 95% intervals over the group's queries"]
-    seen: dict[tuple[str, str], list[GroupSummary]] = {}
-    for row in report.groups:
-        seen.setdefault((row.group, row.run), []).append(row)
-    width = max(len(group) for group, _ in seen)
-    run_width = max(len(run) for run in report.runs)
-    for (group, run), rows in seen.items():
-        cells = " | ".join(f"{r.measure}={r.mean:.3f} [{r.low:.3f},{r.high:.3f}]" for r in rows)
-        lines.append(f"{group:<{width}}  n={rows[0].queries:<5} {run:<{run_width}}  {cells}")
-    return "\n".join(lines) + "\n"
-
-
-def curve_specs(qrels: Qrels, options: EvalOptions) -> list[MeasureSpec]:
-    """R@k at the seed's cut-offs, with the evaluation's relevance threshold."""
+def measure_specs(qrels: Qrels, options: EvalOptions) -> list[MeasureSpec]:
+    """The measures of the options (names may hold several, space-separated), with its rel and
+    gains; UsageError for an unknown name."""
     grades = {g for judged in qrels.values() for g in judged.values()}
-    names = [f"R@{k}" for k in CURVE_CUTOFFS]
+    names = [part for item in options.measures for part in item.split()]
     return parse_measures(names, rel=options.rel, gains=options.gains, grades=grades)
 
 
-def evaluate_runs(
-    qrels: Qrels,
-    runs: dict[str, Run],
-    specs: Sequence[MeasureSpec],
-    articles: dict[str, str],
-    options: EvalOptions,
-    *,
-    doc_ids: set[str] | None = None,
-    keep_per_query: bool = False,
-    sizes: Sequence[Size] = (),
-    need: float | None = None,
-    curve: bool = False,
-    groups: tuple[str, Mapping[str, str]] | None = None,
-    subset: str | None = None,
-) -> EvalReport:
-    """Score every run on every query of the qrels; compare each later run with the first.
-
-    ``sizes`` adds the stability study, ``need`` the queries needed to detect a difference of
-    that size, ``curve`` recall at the seed's cut-offs."""
+def score_runs(
+    qrels: Qrels, runs: Mapping[str, Run], specs: list[MeasureSpec], articles: Mapping[str, str]
+) -> tuple[dict[str, dict[str, dict[str, float]]], Scores]:
+    """Every run's per-query values (run -> measure -> qid -> value) and the same as matrices."""
     qids = list(qrels)
-    clusters = [articles.get(qid, qid) for qid in qids]
-    values: dict[str, dict[str, dict[str, float]]] = {}
+    scorer = Scorer(qrels, specs)
+    values = {name: scorer.values(run) for name, run in runs.items()}
+    return values, Scores(
+        names=list(runs),
+        specs=specs,
+        qids=qids,
+        clusters=[articles.get(qid, qid) for qid in qids],
+        matrices=[analyses.matrix(values[name], specs, qids) for name in runs],
+    )
+
+
+def rel_warnings(qrels: Qrels, options: EvalOptions) -> list[str]:
+    """``options.rel`` above every grade (every measure taking it scores 0), or, for measures
+    the user named, hiding grades below it that the measure's own default (rel=1) counts."""
+    grades = {g for judged in qrels.values() for g in judged.values()}
+    top = max(grades, default=0)
+    if options.rel > top:
+        return [
+            f"--rel {options.rel} is above every grade in the qrels (the highest is {top}): "
+            "every measure that takes a relevance threshold scores 0"
+        ]
+    below = sorted(g for g in grades if 1 <= g < options.rel)
+    if not below or list(options.measures) == list(EVAL_MEASURES):
+        return []
+    names = [part for item in options.measures for part in item.split()]
+    hidden = [name for name in names if takes_rel(name)]
+    if not hidden:
+        return []
+    example = hidden[0] if "(" in hidden[0] else hidden[0].replace("@", "(rel=1)@", 1)
+    return [
+        f"--rel {options.rel} applies to {', '.join(hidden)} as named: grade "
+        f"{', '.join(map(str, below))} does not count there ({example} or --rel 1 counts it)"
+    ]
+
+
+def study_sizes(
+    scores: Scores, sizes: Sequence[Size], by_article: bool
+) -> tuple[list[int], list[int], list[int]]:
+    """The sizes of `--sizes` to study, smallest first; those left out because they exceed
+    the set; and those left out because, drawing whole articles, every subset would hold every
+    article: the whole set, although the size is below it."""
+    queries = len(scores.qids)
+    studied, above = resolve_sizes(sizes, queries)
+    whole: list[int] = []
+    if by_article:
+        articles = len(set(scores.clusters))
+        whole = [
+            n for n in studied if n < queries and units_per_subset(n, queries, articles) >= articles
+        ]
+    return [n for n in studied if n not in whole], above, whole
+
+
+def evaluate_runs(data: EvalInput, request: EvalRequest) -> EvalReport:
+    """Score every run on every query of the qrels, then the analyses the request asks for:
+    Judged@k, intervals and the paired comparisons always, the stability study with
+    ``sizes``, the queries needed with ``need``, recall at k with ``curve``, the first
+    relevant rank with ``ranks``, the labelling views with ``views``, micro recall with
+    ``micro``, groups with ``data.groups``. With ``unjudged = "condensed"`` every analysis
+    but Judged@k reads the runs without their unjudged documents."""
+    options = request.options
+    specs = measure_specs(data.qrels, options)
+    shares = analyses.judged(data.qrels, data.runs)
+    runs = (
+        analyses.condensed(data.qrels, data.runs) if request.unjudged == "condensed" else data.runs
+    )
+    values, scores = score_runs(data.qrels, runs, specs, data.articles)
+    qids = scores.qids
     warnings: list[str] = []
-    summaries: list[MeasureSummary] = []
-    by_article = len(set(clusters)) >= 2
-    if not by_article and qids:
+    if not scores.several_articles and qids:
         # Resampling the one article draws the same queries every time: the interval would
         # have zero width, which reads as certainty rather than as "cannot tell".
         warnings.append(
             f"the {len(qids)} queries come from one article: the interval over articles [a] "
             "cannot be computed; the one over queries [q] assumes they are independent"
         )
-    for name, run in runs.items():
-        warnings += run_warnings(name, qrels, run, doc_ids)
-        values[name] = per_query(qrels, run, specs)
-        matrix = _matrix(values[name], specs, qids)
-        plain = bootstrap_intervals(matrix, options.bootstrap_samples, options.seed)
-        cluster: list[Interval | None] = (
-            list(
-                cluster_bootstrap_intervals(
-                    matrix, clusters, options.bootstrap_samples, options.seed
-                )
-            )
-            if by_article
-            else [None] * len(specs)
-        )
-        for spec, p, c in zip(specs, plain, cluster, strict=True):
-            summaries.append(
-                MeasureSummary(
-                    run=name,
-                    measure=spec.name,
-                    queries=len(qids),
-                    mean=p.mean,
-                    low=p.low,
-                    high=p.high,
-                    cluster_low=c.low if c else None,
-                    cluster_high=c.high if c else None,
-                )
-            )
-    comparisons: list[PairedComparison] = []
-    names = list(runs)
-    for other in names[1:]:
-        comparisons += paired_comparisons(
-            [spec.name for spec in specs],
-            names[0],
-            other,
-            _matrix(values[names[0]], specs, qids),
-            _matrix(values[other], specs, qids),
-            samples=options.bootstrap_samples,
-            rounds=options.permutation_rounds,
-            seed=options.seed,
-            clusters=clusters if by_article else None,
-        )
-    extra: dict[str, object] = {}
-    matrices = [_matrix(values[name], specs, qids) for name in names]
-    stability: list[StabilityRow] = []
-    if sizes and qids:
-        studied, left_out = resolve_sizes(sizes, len(qids))
-        for size in left_out:
-            warnings.append(f"--sizes {size}: more than the {len(qids)} queries, left out")
-        by_article = len(set(clusters)) < len(qids)
-        stability = stability_rows(
-            names, specs, matrices, clusters if by_article else None, studied, options
-        )
-        extra["stability"] = {
+    for name, run in data.runs.items():
+        warnings += run_warnings(name, data.qrels, run, data.doc_ids)
+    warnings += rel_warnings(data.qrels, options)
+    compared = analyses.pairs(len(scores.names), request.pairs)
+    warnings += analyses.judged_gaps(shares, compared)
+    settings: dict[str, object] = {
+        "seed": options.seed,
+        "bootstrap_samples": options.bootstrap_samples,
+        "permutation_rounds": options.permutation_rounds,
+        "rel": options.rel,
+        "gains": options.gains,
+        "unjudged": request.unjudged,
+        "pairs": request.pairs,
+        **({"subset": data.subset} if data.subset else {}),
+    }
+    summaries = analyses.intervals(scores, options)
+    comparisons = analyses.paired(scores, request.pairs, options)
+    stability = []
+    if request.sizes and qids:
+        by_article = analyses.draws_articles(scores, request.draw)
+        studied, above, whole = study_sizes(scores, request.sizes, by_article)
+        warnings += [f"--sizes {n}: more than the {len(qids)} queries, left out" for n in above]
+        warnings += [
+            f"--sizes {n}: a subset of whole articles would hold all {scores.article_count} "
+            "articles, the whole set: left out (--draw query draws single queries)"
+            for n in whole
+        ]
+        stability = analyses.stability(scores, studied, by_article, options)
+        settings["stability"] = {
             "draw": "article" if by_article else "query",
+            "draw_asked": request.draw,
             "sizes": studied,
-            "left_out": left_out,
+            "left_out": above,
+            **({"whole_set": whole} if whole else {}),
             "subsets": options.subsets,
             "subset_resamples": options.subset_resamples,
             "subset_rounds": options.subset_rounds,
         }
     needed = []
-    if need is not None and qids:
-        several = 2 <= len(set(clusters)) < len(qids)  # articles holding several queries
-        needed = needed_rows(names, specs, matrices, need, clusters if several else None)
-    if need is not None:
-        extra["need"] = {"delta": need, "power": POWER, "z_sum": power_factor()}
-    points: list[CurvePoint] = []
-    if curve:
-        cut = curve_specs(qrels, options)
-        for name, run in runs.items():
-            recall = per_query(qrels, run, cut)
-            for k, spec in zip(CURVE_CUTOFFS, cut, strict=True):
-                column = recall[spec.name]
-                mean = sum(column.values()) / len(column) if column else 0.0
-                points.append(CurvePoint(run=name, k=k, measure=spec.name, mean=mean))
-    grouped: list[GroupSummary] = []
-    if groups is not None:
-        by, group_of = groups
-        grouped = group_rows(by, group_of, qids, names, specs, matrices, options)
+    if request.need is not None:
+        if qids:
+            needed = analyses.needed(scores, request.need, request.pairs)
+        settings["need"] = {"delta": request.need, "power": POWER, "z_sum": power_factor()}
+    curve = analyses.curve(data.qrels, runs, request.curve, options) if request.curve else []
+    grouped = []
+    if data.groups is not None:
+        by, group_of = data.groups
+        grouped = analyses.groups(scores, by, group_of, options)
         placed = sum(1 for qid in qids if qid in group_of)
         if placed < len(qids):
             warnings.append(f"--by {by}: {len(qids) - placed} queries belong to no group")
     return EvalReport(
         groups=grouped,
-        runs=names,
+        runs=scores.names,
         measures=[spec.name for spec in specs],
         queries=len(qids),
-        articles=len(set(clusters)),
-        settings={
-            "seed": options.seed,
-            "bootstrap_samples": options.bootstrap_samples,
-            "permutation_rounds": options.permutation_rounds,
-            "rel": options.rel,
-            "gains": options.gains,
-            **({"subset": subset} if subset else {}),
-            **extra,
-        },
+        articles=scores.article_count,
+        settings=settings,
         stability=stability,
         needed=needed,
-        curve=points,
+        curve=curve,
         summaries=summaries,
         comparisons=comparisons,
-        per_query=values if keep_per_query else None,
+        per_query=values if request.per_query else None,
         warnings=warnings,
+        judged=shares,
+        ranks=analyses.ranks(data.qrels, runs, options.rel) if request.ranks else [],
+        views=analyses.views(data.qrels, runs, request.views, options),
+        recall=analyses.recall_detail(data.qrels, runs, scores) if request.micro else [],
     )
-
-
-def format_table(report: EvalReport) -> str:
-    """A plain-text table for people: means with both intervals, then the paired comparisons."""
-    lines = [
-        f"{report.queries} queries in {report.articles} articles; 95% intervals from "
-        f"{report.settings['bootstrap_samples']} resamples of queries [q] and of articles [a]",
-    ]
-    width_run = max([len("run")] + [len(name) for name in report.runs])
-    width_measure = max([len("measure")] + [len(m) for m in report.measures])
-    lines.append(
-        f"{'run':<{width_run}}  {'measure':<{width_measure}}  "
-        f"{'mean':>6}  {'CI95 [q]':>15}  {'CI95 [a]':>15}"
-    )
-    for s in report.summaries:
-        articles = (
-            f"[{s.cluster_low:.4f},{s.cluster_high:.4f}]"
-            if s.cluster_low is not None and s.cluster_high is not None
-            else f"{'n/a':>15}"
-        )
-        lines.append(
-            f"{s.run:<{width_run}}  {s.measure:<{width_measure}}  {s.mean:6.4f}  "
-            f"[{s.low:.4f},{s.high:.4f}]  {articles}"
-        )
-    if report.comparisons:
-        lines.append("")
-        lines.append(
-            f"paired: B - A, permutation test with {report.settings['permutation_rounds']} rounds"
-        )
-        for c in report.comparisons:
-            cluster = (
-                f" CI95[a]=[{c.cluster_low:+.4f},{c.cluster_high:+.4f}]"
-                if c.cluster_low is not None and c.cluster_high is not None
-                else ""
-            )
-            lines.append(
-                f"{c.measure} {c.run_a}->{c.run_b}: diff={c.diff:+.4f} "
-                f"CI95=[{c.low:+.4f},{c.high:+.4f}]{cluster} perm_p={c.p_value:.4f} "
-                f"win/tie/loss={c.wins}/{c.ties}/{c.losses}"
-            )
-    return "\n".join(lines) + "\n"
-
-
-def format_stability(report: EvalReport) -> str:
-    """The seed's table, one block per run: per size, each measure's mean over subsets, the
-    2.5-97.5 % range of subset means and the mean interval width (swap and wrong-call rates
-    for runs after the first)."""
-    if not report.stability:
-        return ""
-    study = report.settings.get("stability")
-    if not isinstance(study, dict):  # evaluate_runs sets it whenever it fills the rows
-        return ""
-    if study["draw"] == "article":
-        how = (
-            f"whole articles ({report.articles} articles hold the {report.queries} queries; "
-            f"n queries = round(n x {report.articles}/{report.queries}) articles)"
-        )
-    else:
-        how = "queries (each article holds one)"
-    lines = [
-        f"stability: {study['subsets']} subsets per size, drawn without replacement by {how}",
-        "  [low,high] = 2.5-97.5% of the subsets' means; w = mean width of a subset's 95% "
-        f"bootstrap interval ({study['subset_resamples']} resamples)",
-        "  swap = share of subsets where B - A has the sign opposite to all queries'; wrong = "
-        f"share where a sign-flip permutation test ({study['subset_rounds']} rounds) calls "
-        "that opposite direction at p < 0.05",
-    ]
-    by_run: dict[str, dict[int, list[StabilityRow]]] = {}
-    for row in report.stability:
-        by_run.setdefault(row.run, {}).setdefault(row.n, []).append(row)
-    digits = len(str(max(row.n for row in report.stability)))
-    for run, by_size in by_run.items():
-        lines.append(run if run == report.runs[0] else f"{run} (vs {report.runs[0]})")
-        for n, rows in by_size.items():
-            cells = []
-            for row in rows:
-                cell = (
-                    f"{row.measure}={row.mean:.3f} [{row.low:.3f},{row.high:.3f}] w={row.width:.3f}"
-                )
-                if row.swap_rate is not None and row.wrong_call_rate is not None:
-                    cell += f" swap={row.swap_rate:.3f} wrong={row.wrong_call_rate:.3f}"
-                cells.append(cell)
-            lines.append(f"n={n:>{digits}} " + " | ".join(cells))
-    if study["draw"] == "article":
-        few = [
-            n
-            for n in study["sizes"]
-            if units_per_subset(n, report.queries, report.articles) < FEW_ARTICLES
-        ]
-        if few:
-            lines.append(
-                f"note: at n = {', '.join(map(str, few))} a subset holds fewer than "
-                f"{FEW_ARTICLES} articles: a bootstrap over so few understates the width "
-                "(read the [low,high] range there)"
-            )
-    left_out = study.get("left_out") or []
-    if left_out:
-        lines.append(f"left out (more than the {report.queries} queries): {left_out}")
-    return "\n".join(lines) + "\n"
-
-
-def format_needed(report: EvalReport) -> str:
-    """`--need`: per compared pair and measure, the queries needed and the detectable difference."""
-    if not report.needed:
-        return ""
-    delta = report.needed[0].delta
-    lines = [
-        f"queries needed to detect a mean difference of {delta:g} (95% confidence, 80% power)",
-        "  needed = ((z_0.975 + z_0.80) * sd / delta)^2, sd of the per-query differences B - A; "
-        "detectable = (z_0.975 + z_0.80) * sd / sqrt(queries); queries taken as independent",
-    ]
-    if report.needed[0].design_effect is not None:
-        lines.append(
-            "  by article: the same with the variance over whole articles, as this set's "
-            "queries come; design effect = that variance / (sd^2 / queries)"
-        )
-    for row in report.needed:
-        by_article = (
-            f"; by article: design effect {row.design_effect:.2f}, "
-            f"needed={row.queries_needed_by_article} detectable={row.detectable_by_article:.4f}"
-            if row.design_effect is not None and row.sd > 0
-            else ""
-        )
-        lines.append(
-            f"{row.measure} {row.run_a}->{row.run_b}: sd={row.sd:.4f} "
-            f"needed={row.queries_needed} (have {row.queries}) detectable={row.detectable:.4f}"
-            + by_article
-            + ("  (no query differs from the mean difference)" if row.sd == 0 else "")
-        )
-    return "\n".join(lines) + "\n"
-
-
-def format_curve(report: EvalReport) -> str:
-    """`--curve`: recall at each cut-off, one line per run (the seed's table for choosing k)."""
-    if not report.curve:
-        return ""
-    measure = report.curve[0].measure.rsplit("@", 1)[0]
-    width = max(len(run) for run in report.runs)
-    lines = [f"recall at k ({measure}@k)"]
-    for run in report.runs:
-        cells = [f"@{p.k}={p.mean:.3f}" for p in report.curve if p.run == run]
-        lines.append(f"{run:<{width}}  " + " ".join(cells))
-    return "\n".join(lines) + "\n"
-
-
-def format_per_query(report: EvalReport) -> str:
-    """Tab-separated ``run measure qid value`` lines (trec_eval -q style)."""
-    if report.per_query is None:
-        return ""
-    lines = []
-    for run, measures in report.per_query.items():
-        for measure, by_qid in measures.items():
-            for qid, value in by_qid.items():
-                lines.append(f"{run}\t{measure}\t{qid}\t{value:.4f}")
-    return "\n".join(lines) + "\n"

@@ -89,30 +89,62 @@ def parse_measures(
     return specs
 
 
+def takes_rel(name: str) -> bool:
+    """Whether a measure named so takes its relevance threshold from ``--rel``: it has one and
+    does not name its own (``R@10`` does, ``R(rel=1)@10``, ``nDCG@10`` do not)."""
+    if _CONTEXT_PRECISION.match(name.strip()):
+        return "(rel=" not in name
+    try:
+        measure = ir_measures.parse_measure(name.strip())
+    except (ValueError, NameError, KeyError, AttributeError):
+        return False
+    return "rel" in getattr(measure, "SUPPORTED_PARAMS", {}) and "rel" not in measure.params
+
+
 def _check_cutoff(name: str, cutoff: object) -> None:
     """A cutoff below 1 is refused here: pytrec_eval's C code aborts the process on @0."""
     if cutoff is not None and (not isinstance(cutoff, int) or cutoff < 1):
         raise UsageError(f"measure {name!r}: the cutoff (@k) must be at least 1")
 
 
+class Scorer:
+    """Per-query values of ``specs`` for any number of runs against one qrels: ir_measures'
+    evaluator reads the qrels once (not once a run), context precision is ours."""
+
+    def __init__(self, qrels: Qrels, specs: Sequence[MeasureSpec]) -> None:
+        self.qrels = qrels
+        self.specs = list(specs)
+        standard = [spec.measure for spec in specs if spec.measure is not None]
+        self._names = {spec.measure: spec.name for spec in specs if spec.measure is not None}
+        self._evaluator = ir_measures.evaluator(standard, qrels) if standard and qrels else None
+
+    def values(self, run: Run) -> dict[str, dict[str, float]]:
+        """measure name -> qid -> value, for every query of the qrels (absent from the run: 0)."""
+        qids = list(self.qrels)
+        values = {spec.name: dict.fromkeys(qids, 0.0) for spec in self.specs}
+        if self._evaluator is not None:
+            scored = {qid: dict(run[qid]) for qid in qids if qid in run}
+            # a measure's hash is its repr, costly a result: look each result's measure up by
+            # identity first (the entry holds the measure, so its id is not reused meanwhile)
+            by_id: dict[int, tuple[object, dict[str, float]]] = {}
+            for metric in self._evaluator.iter_calc(scored) if scored else ():
+                entry = by_id.get(id(metric.measure))
+                if entry is None or entry[0] is not metric.measure:
+                    column = values[self._names[metric.measure]]
+                    entry = by_id[id(metric.measure)] = (metric.measure, column)
+                if metric.query_id in entry[1]:
+                    entry[1][metric.query_id] = float(metric.value)
+        for spec in self.specs:
+            if spec.measure is not None:
+                continue
+            column = values[spec.name]
+            for qid in qids:
+                if qid in run:
+                    ranking = [docid for docid, _ in run[qid]]
+                    column[qid] = context_precision(ranking, self.qrels[qid], spec.cutoff, spec.rel)
+        return values
+
+
 def per_query(qrels: Qrels, run: Run, specs: Sequence[MeasureSpec]) -> dict[str, dict[str, float]]:
     """measure name -> qid -> value, for every query of the qrels (absent from the run: 0)."""
-    qids = list(qrels)
-    values: dict[str, dict[str, float]] = {spec.name: dict.fromkeys(qids, 0.0) for spec in specs}
-    standard = [spec for spec in specs if spec.measure is not None]
-    if standard:
-        by_measure = {spec.measure: spec.name for spec in standard if spec.measure is not None}
-        scored = {qid: {docid: score for docid, score in run[qid]} for qid in qids if qid in run}
-        judged = {qid: qrels[qid] for qid in scored}
-        if scored:
-            for metric in ir_measures.iter_calc(list(by_measure), judged, scored):
-                values[by_measure[metric.measure]][metric.query_id] = float(metric.value)
-    for spec in specs:
-        if spec.measure is not None:
-            continue
-        column = values[spec.name]
-        for qid in qids:
-            if qid in run:
-                ranking = [docid for docid, _ in run[qid]]
-                column[qid] = context_precision(ranking, qrels[qid], spec.cutoff, spec.rel)
-    return values
+    return Scorer(qrels, specs).values(run)

@@ -33,9 +33,14 @@ def order_run(scored: Iterable[tuple[str, str, float]]) -> Run:
     for qid, docid, score in scored:
         run.setdefault(qid, []).append((docid, score))
     for docs in run.values():
-        docs.sort(key=lambda item: item[0], reverse=True)
-        docs.sort(key=lambda item: item[1], reverse=True)
+        # (score, docid) both descending in one sort: a run written in that order (as ours
+        # are) is one already-sorted pass
+        docs.sort(key=_score_then_docid, reverse=True)
     return run
+
+
+def _score_then_docid(item: tuple[str, float]) -> tuple[float, str]:
+    return item[1], item[0]
 
 
 def read_run(source: str | Path | IO[str], warn: Callable[[str], None] | None = None) -> Run:

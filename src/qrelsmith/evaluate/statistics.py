@@ -47,7 +47,11 @@ def bootstrap_means(values: ArrayLike, samples: int, seed: int) -> NDArray[np.fl
     means = np.empty((samples, x.shape[1]), dtype=np.float64)
     for start in range(0, samples, BLOCK):
         rows = min(BLOCK, samples - start)
-        means[start : start + rows] = x[rng.integers(0, n, (rows, n))].mean(axis=1)
+        drawn = rng.integers(0, n, (rows, n))
+        # how often each query is drawn, then one matrix product for every column: the same
+        # means as gathering the drawn rows, without a rows x n x columns copy
+        counts = np.bincount((np.arange(rows)[:, None] * n + drawn).ravel(), minlength=rows * n)
+        means[start : start + rows] = (counts.reshape(rows, n).astype(np.float64) @ x) / n
     return means
 
 
@@ -141,33 +145,64 @@ def paired_comparisons(
     b = _columns(values_b)
     if a.shape != b.shape or a.shape[1] != len(measures):
         raise ValueError("paired values must cover the same queries and measures")
-    d = b - a
+    return compare_pairs(
+        measures,
+        [run_a, run_b],
+        [a, b],
+        [(0, 1)],
+        samples=samples,
+        rounds=rounds,
+        seed=seed,
+        clusters=clusters,
+    )
+
+
+def compare_pairs(
+    measures: Sequence[str],
+    names: Sequence[str],
+    matrices: Sequence[NDArray[np.float64]],
+    pairs: Sequence[tuple[int, int]],
+    *,
+    samples: int,
+    rounds: int,
+    seed: int,
+    clusters: Sequence[str] | None = None,
+) -> list[PairedComparison]:
+    """``paired_comparisons`` of every (A, B) position pair of ``names`` at once: the pairs'
+    differences side by side take one resampling (each pair's figures are those it gets
+    alone, as every column of a resampling sees the same draws)."""
+    if not pairs:
+        return []
+    d = np.hstack([matrices[b] - matrices[a] for a, b in pairs])
     plain = bootstrap_intervals(d, samples, seed)
-    cluster: list[Interval | None] = [None] * len(measures)
+    cluster: list[Interval | None] = [None] * d.shape[1]
     if clusters is not None and len(d):
         cluster = list(cluster_bootstrap_intervals(d, clusters, samples, seed))
     p_values = permutation_p_values(d, rounds, seed)
     results = []
-    for column, measure in enumerate(measures):
-        diff = d[:, column]
-        by_article = cluster[column]
-        results.append(
-            PairedComparison(
-                measure=measure,
-                run_a=run_a,
-                run_b=run_b,
-                queries=len(diff),
-                diff=plain[column].mean,
-                low=plain[column].low,
-                high=plain[column].high,
-                cluster_low=by_article.low if by_article else None,
-                cluster_high=by_article.high if by_article else None,
-                p_value=float(p_values[column]),
-                wins=int(np.count_nonzero(diff > TIE_TOLERANCE)),
-                ties=int(np.count_nonzero(np.abs(diff) <= TIE_TOLERANCE)),
-                losses=int(np.count_nonzero(diff < -TIE_TOLERANCE)),
+    width = len(measures)
+    for index, (a, b) in enumerate(pairs):
+        for offset, measure in enumerate(measures):
+            column = index * width + offset
+            diff = d[:, column]
+            by_article = cluster[column]
+            results.append(
+                PairedComparison(
+                    measure=measure,
+                    run_a=names[a],
+                    run_b=names[b],
+                    queries=len(diff),
+                    diff=plain[column].mean,
+                    low=plain[column].low,
+                    high=plain[column].high,
+                    cluster_low=by_article.low if by_article else None,
+                    cluster_high=by_article.high if by_article else None,
+                    p_value=float(p_values[column]),
+                    wins=int(np.count_nonzero(diff > TIE_TOLERANCE)),
+                    ties=int(np.count_nonzero(np.abs(diff) <= TIE_TOLERANCE)),
+                    losses=int(np.count_nonzero(diff < -TIE_TOLERANCE)),
+                )
             )
-        )
     return results
 
 
@@ -361,7 +396,7 @@ def queries_needed(
     n = len(d)
     sd = d.std(axis=0, ddof=1) if n > 1 else np.zeros(d.shape[1])
     factor = power_factor()
-    needed = _needed(factor * sd / delta)
+    needed = _needed(_ratio(factor * sd, delta))
     detectable = factor * sd / np.sqrt(max(n, 1))
     if clusters is None or len(set(clusters)) < 2:
         return PowerFigures(sd=sd, needed=needed, detectable=detectable)
@@ -371,14 +406,31 @@ def queries_needed(
         needed=needed,
         detectable=detectable,
         design_effect=effect,
-        needed_by_cluster=_needed(factor * sd * np.sqrt(effect) / delta),
+        needed_by_cluster=_needed(_ratio(factor * sd * np.sqrt(effect), delta)),
         detectable_by_cluster=detectable * np.sqrt(effect),
     )
 
 
+#: The largest count of queries `--need` reports: what a 64-bit int holds. A tiny DELTA asks
+#: for more (1e-11 needs ~1e21 queries); the figure is then this cap, shown as "more than".
+NEEDED_CAP = int(np.iinfo(np.int64).max)
+
+
+def _ratio(spread: NDArray[np.float64], delta: float) -> NDArray[np.float64]:
+    """spread / delta, inf where a tiny delta overflows it (then capped by ``_needed``)."""
+    with np.errstate(over="ignore"):
+        return spread / delta
+
+
 def _needed(ratio: NDArray[np.float64]) -> NDArray[np.int64]:
-    """ceil(ratio^2), at least 1 (a count within float error of a whole number is that)."""
-    return np.maximum(1, np.ceil(ratio**2 - TIE_TOLERANCE)).astype(np.int64)
+    """ceil(ratio^2), at least 1 (a count within float error of a whole number is that), at
+    most NEEDED_CAP (a square too large for a float is that too)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        squared = np.ceil(ratio**2 - TIE_TOLERANCE)
+    # float(NEEDED_CAP) rounds up to 2^63, which no int64 holds: compare before converting
+    beyond = ~(squared < float(NEEDED_CAP))
+    counts = np.where(beyond, 1, np.maximum(1, squared)).astype(np.int64)
+    return np.where(beyond, np.int64(NEEDED_CAP), counts)
 
 
 def design_effect(values: ArrayLike, clusters: Sequence[str]) -> NDArray[np.float64]:
