@@ -1,6 +1,7 @@
 """The per-page core of two qrelsmith source trees, A/B in turns on the same pages.
 
     python benchmarks/bench_core_ab.py /tmp/labels/doc-corpus OLD_SRC NEW_SRC [--rounds 8]
+    python benchmarks/bench_core_ab.py CORPUS SRC SRC --sources-b table,faq   # a source's cost
 
 Each source tree gets one long-lived worker process (``PYTHONPATH=<src>``) that reads the
 pages once and then, on each signal, runs ``render_page`` (everything a build's worker does
@@ -35,7 +36,8 @@ except ImportError:  # a tree from before the modules moved into packages by sta
 
 files = json.loads(sys.argv[1])
 pages = [Page(str(n), name, Path(name).read_bytes()) for n, name in enumerate(files)]
-config = Config()
+sources = sys.argv[2].split(",") if len(sys.argv) > 2 else None
+config = Config.model_validate({"build": {"sources": sources}}) if sources else Config()
 for page in pages[:50]:  # warm caches (compiled stylesheets, selectors) before any round
     render_page(page, config)
 print("ready", flush=True)
@@ -58,11 +60,12 @@ def html_files(corpus: Path, limit: int | None) -> list[str]:
     return files[:limit] if limit else files
 
 
-def start(src: str, files: list[str]) -> subprocess.Popen[str]:
-    """A worker over ``files`` with the package from ``src``, ready for its first round."""
+def start(src: str, files: list[str], sources: str | None = None) -> subprocess.Popen[str]:
+    """A worker over ``files`` with the package from ``src`` (reading the query ``sources``,
+    comma-separated; the default when None), ready for its first round."""
     environment = dict(os.environ, PYTHONPATH=os.path.abspath(src))
     worker = subprocess.Popen(
-        [sys.executable, "-c", WORKER, json.dumps(files)],
+        [sys.executable, "-c", WORKER, json.dumps(files), *([sources] if sources else [])],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -92,12 +95,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--turn", type=int, default=50, help="pages per turn (default 50, ~0.1 s each)"
     )
+    parser.add_argument(
+        "--sources-b",
+        default=None,
+        metavar="KINDS",
+        help="B's query sources, comma-separated ([build] sources; e.g. table,faq for the "
+        "FAQ source's cost with A = B)",
+    )
     args = parser.parse_args(argv)
     files = html_files(args.corpus, args.limit)
-    workers = {"A": start(args.a, files), "B": start(args.b, files)}
+    workers = {"A": start(args.a, files), "B": start(args.b, files, args.sources_b)}
     ratios: list[float] = []
     totals = {"A": 0.0, "B": 0.0}
-    print(f"{len(files)} pages; A = {args.a}; B = {args.b}")
+    sources = f" (sources {args.sources_b})" if args.sources_b else ""
+    print(f"{len(files)} pages; A = {args.a}; B = {args.b}{sources}")
     print("round      A s      B s    B / A")
     try:
         for number in range(args.rounds):

@@ -212,7 +212,7 @@ def test_report_counts_link_only_sections_apart(tmp_path: Path) -> None:
     site.mkdir()
     (site / "logging.html").write_text(LINKS_EN, encoding="utf-8")
     out = tmp_path / "out"
-    assert main(["build", str(site), "--out", str(out), "-q"]) == 0
+    assert main(["build", str(site), "--out", str(out), "-q"]) == 1  # no query, outputs written
     counts = json.loads((out / "report.json").read_text())["counts"]
     # "See also" by its heading, "Where to go from here" by its link density
     assert (counts["excluded_sections"], counts["excluded_by_links"]) == (2, 1)
@@ -367,9 +367,10 @@ def test_report_says_why_articles_have_no_table_closest_first(tmp_path: Path) ->
     closest = [(c.path, c.reason, c.caption, c.header) for c in report.tables.candidates]
     assert closest == [
         ("c-near.html", "few_headings_named", "Parts", ["Thing", "Part"]),
-        ("d-half.html", "no_query_or_reference_header", "Quick reference", ["Question", "Size"]),
-        ("b-data.html", "no_query_or_reference_header", "Quick reference", ["Type", "Size"]),
-    ]  # a table naming headings, then a header naming one role, then one naming none
+        ("d-half.html", "no_query_or_reference_header", None, ["Question", "Size"]),
+        ("b-data.html", "no_query_or_reference_header", None, ["Type", "Size"]),
+    ]  # a table naming headings, then a header naming one role, then one naming none; a table
+    # the page names nothing has no caption (no default "Quick reference" made up for it)
     assert (report.tables.candidates[0].named, report.tables.candidates[0].rows) == (2, 5)
 
 
@@ -377,8 +378,13 @@ def test_the_summary_says_why_in_words_with_the_config_keys(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     site = _few_yield_site(tmp_path)
-    assert main(["build", str(site), "--out", str(tmp_path / "out"), "-j", "1"]) == 0
+    assert main(["build", str(site), "--out", str(tmp_path / "out"), "-j", "1"]) == 1
     lines = capsys.readouterr().err.splitlines()
+    assert lines[-1].startswith(
+        f"error: no query built from {site} (4 articles): sources tried: table: no "
+        "quick-reference table (1 with a table near the top naming some headings, below the "
+        "rule; 2 whose table headers name no query or reference column; 1 without any table); "
+    )
     assert lines[3] == (
         "  without a table: 1 with a table near the top naming some headings, below the rule; "
         "2 whose table headers name no query or reference column; 1 without any table"
@@ -395,7 +401,9 @@ def test_audit_sample_and_export_refuse_a_set_without_queries(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "out"
-    assert main(["build", str(_few_yield_site(tmp_path)), "--out", str(out), "-q"]) == 0
+    assert main(["build", str(_few_yield_site(tmp_path)), "--out", str(out), "-q"]) == 1
+    assert (out / "report.json").exists()  # no query: the outputs are written, the exit says so
+    assert "error: no query built from" in capsys.readouterr().err
     assert not (out / "audit").exists()  # the build draws no sample from nothing
     assert main(["audit", "sample", str(out)]) == 1
     assert capsys.readouterr().err == f"error: {out / 'golden.jsonl'}: no queries to sample\n"

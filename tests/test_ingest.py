@@ -488,7 +488,7 @@ def test_a_file_name_that_is_not_utf8_costs_nothing(tmp_path: Path) -> None:
     with open(os.path.join(os.fsencode(site), b"bad\xff\xfe.html"), "wb") as handle:
         handle.write(PAGE)
     out = tmp_path / "out"
-    assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 0
+    assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 1  # no query in PAGE
     corpus = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
     assert [(r["id"], r["path"]) for r in corpus] == [
         ("bad%25FF%25FE.html#0", "bad%FF%FE.html"),

@@ -199,7 +199,7 @@ def test_an_earlier_stage_does_not_import_a_later_one(module: str, later: str) -
 
 def test_the_import_scan_sees_an_import() -> None:
     assert "store.formats" in imports_of("run/build.py")
-    assert "labelling.matching" in imports_of("page/article.py")
+    assert "labelling.matching" in imports_of("sources/table.py")
     assert "labelstudio" in {n.split(".")[-1] for n in imports_of("audit/writer.py")}
 
 

@@ -183,7 +183,7 @@ def test_beside_html_pages_markdown_files_are_notes_not_pages(tmp_path: Path) ->
         "<html><body><h1>T</h1><h2>A</h2><p>x</p></body></html>", encoding="utf-8"
     )
     out = tmp_path / "mixed-out"
-    assert main(["build", str(mixed), "--out", str(out), "-q"]) == 0
+    assert main(["build", str(mixed), "--out", str(out), "-q"]) == 1  # no query: outputs written
     assert {r["article_id"] for r in _lines(out / "corpus.jsonl")} == {"guide/setup.html"}
     report = json.loads((out / "report.json").read_text())
     assert report["passed_over"] == [{"path": "mixed", "kind": "Markdown", "files": 1}]

@@ -102,6 +102,15 @@ class BuildOptions(_Options):
         description="ids in printable ASCII: other characters and '%' percent-encoded (UTF-8), "
         "for tools that read files in the locale's encoding",
     )
+    sources: list[str] = Field(
+        default_factory=lambda: list(patterns.QUERY_SOURCES),
+        min_length=1,
+        # left out of report.json's manifest at its default: a table-only build writes the
+        # bytes it wrote before there were other sources
+        exclude_if=lambda value: value == list(patterns.QUERY_SOURCES),
+        description="the query sources read, in order (sources.SOURCES: table = quick-reference "
+        "tables, faq = question/answer pairs)",
+    )
     page_timeout: float = Field(
         default=patterns.PAGE_TIMEOUT,
         ge=0,
@@ -138,6 +147,13 @@ class BuildOptions(_Options):
             except SelectorError as exc:
                 raise ValueError(f"{css!r} is not a CSS selector: {exc}") from None
         return value
+
+    @field_validator("sources")
+    @classmethod
+    def _sources_once(cls, value: list[str]) -> list[str]:
+        # which names exist is the registry's to say (sources.check_sources, run by the
+        # build command): the registry imports the stages, which import this module
+        return list(dict.fromkeys(value))
 
     @field_validator("excluded_headings")
     @classmethod

@@ -11,28 +11,36 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-MatchRule = Literal["anchor", "exact", "contains", "fuzzy", "order", "content", "semantic"]
+MatchRule = Literal[
+    "anchor", "exact", "contains", "fuzzy", "order", "content", "semantic", "faq-body", "faq-page"
+]  # fmt: skip
 #: unmatched: no heading is close enough; ambiguous: two sections tie; empty: no reference or
 #: query text; vague: link text that names no section ("here", こちら); out-of-order: a fuzzy
 #: match the table's order contradicts; too_long: a query no person types; elsewhere: the
 #: row's own cells say its answer is in another article or page ("別記事で解説").
+#: The FAQ source's own (``sources/faq.py``): no_answer: a question with nothing after it;
+#: duplicate_question: the same question again on the page; no_confident_section: no body
+#: section stands out for an in-article pair; answer_not_in_section: the section that does
+#: holds none of the answer's words (evidence.py); question_in_document: the question is
+#: written in a document labelled for it; near_duplicate: another page of the build asked it.
 RejectReason = Literal[
-    "unmatched",
-    "ambiguous",
-    "empty",
-    "vague",
-    "out-of-order",
-    "too_long",
-    "table_too_long",
-    "elsewhere",
-]
+    "unmatched", "ambiguous", "empty", "vague", "out-of-order", "too_long", "table_too_long",
+    "elsewhere", "no_answer", "duplicate_question", "no_confident_section", "answer_not_in_section",
+    "question_in_document", "near_duplicate",
+]  # fmt: skip
 
 #: Strongest rule first; a query whose reference has several parts reports its weakest rule.
 RULE_ORDER: tuple[MatchRule, ...] = (
-    "anchor", "exact", "contains", "fuzzy", "order", "content", "semantic",
+    "anchor", "exact", "contains", "fuzzy", "order", "content", "semantic", "faq-body",
+    "faq-page",
 )  # fmt: skip
-#: Rules of an option that is off by default: counted in report.json only when they decided.
-OPTIONAL_RULES: frozenset[MatchRule] = frozenset({"semantic"})
+#: Rules of an option that is off by default (semantic matching, the FAQ source): counted in
+#: report.json only when they decided.
+OPTIONAL_RULES: frozenset[MatchRule] = frozenset({"semantic", "faq-body", "faq-page"})
+
+#: The query source of today's builds (``sources/``): the one whose fields golden.jsonl and
+#: report.json leave out, so that a table-only build writes what qrelsmith always wrote.
+TABLE_SOURCE = "table"
 
 
 class Record(BaseModel):
@@ -107,6 +115,30 @@ class QuickRefTable(Record):
     rows: list[QuickRefRow]
 
 
+class Candidate(Record):
+    """A question and its answer a query source found in an article (any source but the
+    table, whose rows are ``QuickRefRow``), before it is labelled."""
+
+    kind: str = Field(description="the source that found it (sources.SOURCES)")
+    n: int = Field(description="0-based position among the source's candidates on the page")
+    query: str
+    answer: str
+    locator: str = Field(description="where it was found on the page, in words")
+    own_document: bool = Field(
+        description="the pair is the page's content (a FAQ page, FAQPage markup): its answer "
+        "is a corpus document of its own; else it is labelled to the body's sections"
+    )
+
+
+class SourceNote(Record):
+    """Something a query source met on a page and left out: a pair or a block it could not
+    read (malformed markup, an answer missing), with the reason."""
+
+    kind: str
+    reason: str
+    detail: str = ""
+
+
 #: Why an article has no quick-reference table. no_table: it has no table at all;
 #: no_query_or_reference_header: its tables' header rows name no query column and reference
 #: column (by the header keywords); few_headings_named: a table near the top has a column
@@ -146,6 +178,15 @@ class Article(Record):
     replaced_characters: int = Field(
         default=0,
         description="byte sequences its encoding could not decode, read as U+FFFD",
+    )
+    candidates: list[Candidate] = Field(
+        default_factory=list, description="questions the other query sources found"
+    )
+    notes: list[SourceNote] = Field(
+        default_factory=list, description="what the query sources left out, and why"
+    )
+    sources: list[str] = Field(
+        default_factory=lambda: [TABLE_SOURCE], description="the query sources read"
     )
 
     @property
@@ -244,7 +285,7 @@ def _source_always_written(schema: dict[str, Any]) -> None:
     """golden.jsonl's schema: ``source`` is in every line (its default only lets it be made)."""
     schema["properties"]["source"].pop("default", None)
     required = schema.setdefault("required", [])
-    required.insert(required.index("table"), "source")
+    required.insert(required.index("match"), "source")
 
 
 class GoldenQuery(Record):
@@ -260,13 +301,30 @@ class GoldenQuery(Record):
     source: str = Field(
         default="",  # made by _derive_source; every golden.jsonl line holds it (see the schema)
         description="'<table>:<reference>', made from the two fields after it (kept for tools "
-        "that read it; a caption may hold a colon: read table and reference, never split this)",
+        "that read it; a caption may hold a colon: read table and reference, never split "
+        "this); '<kind>:<locator>' for a query of another source",
     )
-    table: str = Field(
+    kind: str = Field(
+        default=TABLE_SOURCE,
+        exclude_if=lambda value: value == TABLE_SOURCE,
+        description="the query source that found it (sources.SOURCES); absent: 'table'",
+    )
+    locator: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="where a query of another source than the table was found on its page",
+    )
+    table: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
         description="the name of the row's quick-reference table (QuickRefTable.name: its "
-        "caption, the label before it, or a default)"
+        "caption, the label before it, or a default); table queries only",
     )
-    reference: str = Field(description="the row's section-reference cell, as written")
+    reference: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="the row's section-reference cell, as written; table queries only",
+    )
     match: MatchRule
     confidence: float = Field(
         ge=0, le=1, description="0-1, one scale for every rule (see Match.confidence)"
@@ -294,7 +352,12 @@ class GoldenQuery(Record):
     @classmethod
     def _derive_source(cls, data: Any) -> Any:
         """``source`` is always ``<table>:<reference>``: made here, checked when read back."""
-        if isinstance(data, dict) and "table" in data and "reference" in data:
+        if isinstance(data, dict) and data.get("locator") is not None:
+            derived = f"{data.get('kind', TABLE_SOURCE)}:{data['locator']}"
+            if data.get("source", derived) != derived:
+                raise ValueError(f"source {data['source']!r} is not {derived!r} (kind:locator)")
+            data = {**data, "source": derived}
+        elif isinstance(data, dict) and "table" in data and "reference" in data:
             derived = f"{data['table']}:{data['reference']}"
             if data.get("source", derived) != derived:
                 raise ValueError(f"source {data['source']!r} is not {derived!r} (table:reference)")
@@ -307,9 +370,15 @@ class GoldenQuery(Record):
 
 
 class Rejected(Record):
-    """A quick-reference row that did not become a query, and why."""
+    """A quick-reference row (or another source's question) that did not become a query, and
+    why."""
 
     path: str
+    kind: str = Field(
+        default=TABLE_SOURCE,
+        exclude_if=lambda value: value == TABLE_SOURCE,
+        description="the query source; absent: 'table' (row is the table's data row)",
+    )
     row: int
     query: str
     reference: str
@@ -416,6 +485,18 @@ class Tables(Record):
     )
 
 
+class SourceCounts(Record):
+    """What one query source found over a build (report.json ``sources``)."""
+
+    articles: int = Field(description="articles where it found a candidate")
+    candidates: int = Field(description="questions (rows) it found")
+    queries: int
+    rejected: int = Field(description="candidates that did not become a query")
+    reasons: dict[str, int] = Field(
+        description="rejected candidates and left-out blocks (malformed markup ...) by reason"
+    )
+
+
 class Manifest(Record):
     """What produced a build: no clock time, so equal inputs give equal bytes."""
 
@@ -453,6 +534,12 @@ class Report(Record):
     tables: Tables = Field(
         default_factory=lambda: Tables(reasons={}),
         description="why articles have no quick-reference table",
+    )
+    sources: dict[str, SourceCounts] | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="per query source: what it found (absent in a table-only build, whose "
+        "counts above are the table's)",
     )
     manifest: Manifest
 

@@ -13,6 +13,8 @@ from typing import Literal
 
 #: CSS selectors tried in order for the article root; the first that matches wins. Blogs and
 #: docs sites wrap the body in <article> or <main>; <body> is the fallback for bare pages.
+#: "main" also takes an element with ``role="main"`` (the ARIA landmark <main> stands for)
+#: when the page has no <main>: MkDocs' default theme and Sphinx write one (``parse.find_root``).
 ARTICLE_SELECTORS: tuple[str, ...] = ("article", "main", "body")
 
 #: Heading permalink anchors, whose content no text read includes (their ids stay, for
@@ -826,3 +828,67 @@ LINK_OPEN = "\ue001"
 LINK_CLOSE = "\ue002"
 #: The characters ``parse.py`` removes from every page.
 RESERVED = (MARK, LINK_OPEN, LINK_CLOSE)
+
+# --------------------------------------------------------------------------- query sources
+
+#: The query sources a build reads by default (``sources.SOURCES``): the quick-reference table
+#: alone, so that a build without ``[build] sources`` writes what qrelsmith always wrote.
+QUERY_SOURCES: tuple[str, ...] = ("table",)
+
+#: A page whose title or first heading holds one of these is a FAQ page: its question headings
+#: and Q/A pairs are its content (each answer becomes a corpus document of its own). The FAQ
+#: words of ``EXCLUDED_HEADINGS`` anywhere in the title ("Programming FAQ", "gitfaq(7)"
+#: on the Debian manuals crawl: Python's eight FAQ pages and git's), as a word.
+FAQ_PAGE_TITLE = re.compile(
+    r"(?:\b|(?<=git))faq\b|frequently asked questions|よくある(?:ご)?質問|preguntas frecuentes"
+    r"|자주 (?:묻는|하는) 질문",
+    re.IGNORECASE,
+)
+
+#: ... and when it asks (question headings, <dt> and <summary> ending with "?") at least
+#: 1 / FAQ_PAGE_QUESTION_SHARE as many questions as it has headings (H2-H6): the FAQ pages of
+#: the benchmark crawl (Python's: question headings; git's: 20 <dt> under 10 headings) and of
+#: the generator fixtures ask more; "FAQ Post Creator", a plugin README whose FAQ is one
+#: section of 17 headings (7 questions), is an article with a FAQ section.
+FAQ_PAGE_QUESTION_SHARE = 2
+
+#: A paragraph that opens a question: "Q.", "Q：", "Q1.", "質問：", "P:" (pregunta),
+#: "Pregunta:" -- the markers of the study's よくある質問 and of Spanish FAQ pages.
+FAQ_QUESTION_MARK = re.compile(
+    r"^\s*(?:Q\s*\d*\s*[.．:：)）]|Q\s+(?=\S)|質問\s*\d*\s*[.．:：]?|P\s*\d*\s*[.．:：]"
+    r"|Pregunta\s*\d*\s*[.．:：]?)\s*",
+    re.IGNORECASE,
+)
+#: The marker an answer paragraph may open with ("A.", "A：", "回答：", "R:", "Respuesta:").
+FAQ_ANSWER_MARK = re.compile(
+    r"^\s*(?:A\s*\d*\s*[.．:：)）]|回答\s*[.．:：]?|答え\s*[.．:：]?|R\s*[.．:：]"
+    r"|Respuesta\s*[.．:：]?)\s*",
+    re.IGNORECASE,
+)
+#: The answer written in the question's own paragraph, after a line break ("Q: …<br>A: …", or
+#: Markdown's "Q: …" and "A: …" on two lines of one paragraph): its marker on a new line.
+FAQ_INLINE_ANSWER = re.compile(
+    r"\n\s*(?:A\s*\d*\s*[.．:：)）]|回答\s*[.．:：]?|答え\s*[.．:：]|R\s*[.．:：]|Respuesta\s*[.．:：]?)\s*",
+    re.IGNORECASE,
+)
+#: A heading is a question when it ends with a question mark (or opens with a Q marker):
+#: Python's FAQ headings all do ("How do I ...?"); on a FAQ page a heading that does not
+#: ("General Information") names a group of questions, not one.
+FAQ_QUESTION_END = re.compile(r"[?？]\s*$")
+
+#: JSON-LD blocks are read up to this many characters each, and this deep: a product page's
+#: FAQPage block is a few kB and five levels deep; a larger or deeper block is left out whole
+#: (a note ``json-ld too large`` / ``too deep``), the rest of the page kept.
+FAQ_JSONLD_MAX_CHARS = 1_000_000
+FAQ_JSONLD_MAX_DEPTH = 32
+
+#: An in-article FAQ pair (in a FAQ section, kept out of the corpus) is labelled to the body
+#: section BM25 ranks first for its question and answer together (``content.SectionText``,
+#: the matcher's rule ``content``) when it is this far ahead of the runner-up -- the ratio
+#: ``CONTENT_ALONE_RATIO`` the table's rows need without a heading -- or when that section
+#: holds the whole answer (``evidence.py``'s containment) and is ahead at all.
+FAQ_BODY_RATIO = 1.5
+#: The confidence of a FAQ label: a FAQ page's answer is the author's own (grade 2, as sure as
+#: an anchor); an in-article label is at most this (under every heading rule's, like content).
+FAQ_PAGE_CONFIDENCE = 1.0
+FAQ_BODY_MAX_CONFIDENCE = 0.75

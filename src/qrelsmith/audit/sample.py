@@ -19,7 +19,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from ..config import AuditOptions
 from ..errors import DataError
-from ..models import AuditSample, GoldenQuery, SampledRow, Stratum
+from ..models import TABLE_SOURCE, AuditSample, GoldenQuery, SampledRow, Stratum
 from ..patterns import GUESSED_RULES, OVERSAMPLE, PLANNING_PRECISION
 from ..store.buildfolder import Build, read_document
 from ..store.layout import AUDIT_FOLDER, AUDIT_SAMPLE, GOLDEN, article_of
@@ -60,7 +60,10 @@ def sample_summary(sample: AuditSample) -> str:
 
 
 def stratum_of(query: GoldenQuery, low_confidence: float) -> str:
-    """The stratum a query belongs to (the first of STRATA that fits)."""
+    """The stratum a query belongs to (the first of STRATA that fits); a query of another
+    source than the table is in its source's stratum ("faq"), whose precision is its own."""
+    if query.kind != TABLE_SOURCE:
+        return query.kind
     if query.match == "content":
         return "content"
     if query.confidence < low_confidence:
@@ -147,7 +150,7 @@ def draw_sample(
         elif query.qid in judged:
             priority[CARRIED].append(query)
         else:
-            members[stratum_of(query, low_confidence)].append(query)
+            members.setdefault(stratum_of(query, low_confidence), []).append(query)
     size = max(size, 0)
     fixed = {
         REREVIEW: min(len(priority[REREVIEW]), size),

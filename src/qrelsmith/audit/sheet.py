@@ -121,7 +121,7 @@ def review_row(build: Build, query: GoldenQuery, stratum: str, weight: float) ->
         "weight": f"{weight:g}",
         "query": query.query,
         "answer": query.answer,
-        "reference": query.reference,
+        "reference": query.reference if query.reference is not None else query.source,
         "matched_sections": ID_SEPARATOR.join(query.relevant),
         "matched_headings": "\n".join(heading_line(record) for record in matched),
         "match": query.match,

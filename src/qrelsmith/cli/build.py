@@ -13,7 +13,8 @@ from ..ingest import check_paths
 from ..models import AuditSample, Report
 from ..run.build import build_to, holds_pages
 from ..run.progress import Progress
-from ..run.report import build_summary
+from ..run.report import build_summary, nothing_asked
+from ..sources import check_sources
 from ..store.files import StagedFolder
 from ..store.layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML
 from .options import (
@@ -27,6 +28,10 @@ from .options import (
     say,
 )
 
+#: Exit code of a build that wrote its outputs but holds no query (a data error: nothing to
+#: evaluate; check and validate give the same answer); skipped pages (3) and internal errors
+#: (4) win over it, the error line is printed all the same.
+EXIT_NO_QUERY = 1
 #: Exit code of a build that wrote its outputs but skipped pages (listed in report.json).
 EXIT_SKIPPED = 3
 #: Exit code of a build that wrote its outputs but lost pages to a bug in qrelsmith (listed in
@@ -49,8 +54,9 @@ is shown on stderr when it is a terminal.
 exit codes: 0 every page built; 3 outputs written, some pages skipped (report.json
 "skipped"); 4 outputs written, pages lost to a bug in qrelsmith (report.json
 "internal_errors"; please report it); 1 data error (no article built, another build
-writing into DIR, a full disk), previous outputs left as they were; 2 usage error (missing
-path, bad config), nothing written."""
+writing into DIR, a full disk), previous outputs left as they were, or no query built
+(outputs written, the error line names the query sources tried and why each found nothing);
+2 usage error (missing path, bad config), nothing written."""
 
 
 def register(subparsers: Any) -> None:
@@ -90,6 +96,14 @@ def register(subparsers: Any) -> None:
         help="also match the rows the lexical rules leave unmatched or ambiguous with a "
         "multilingual sentence encoder (the [semantic] extra; [build] semantic = true)",
     )
+    parser.add_argument(
+        "--sources",
+        type=lambda text: [name.strip() for name in text.split(",") if name.strip()],
+        default=None,
+        metavar="KINDS",
+        help="query sources to read, comma-separated (table, faq; default table; [build] "
+        'sources = ["table", "faq"]); docs/sources.md',
+    )
     add_quiet(parser, "no progress line, nothing printed on success")
     parser.set_defaults(func=run_build)
 
@@ -121,8 +135,9 @@ def run_build(args: argparse.Namespace) -> int:
     """Build, swap the outputs in whole, print the summary; see EXAMPLES for exit codes."""
     config = config_of(args)
     config = config.model_copy(
-        update={"build": override(config.build, args, ("semantic", "ascii_ids"))}
+        update={"build": override(config.build, args, ("semantic", "ascii_ids", "sources"))}
     )
+    check_sources(config.build.sources)  # a name no source has is a usage error, at once
     if config.build.semantic:
         from ..labelling.semantic import encoder
 
@@ -162,4 +177,7 @@ def run_build(args: argparse.Namespace) -> int:
             "are built; please report it with report.json's internal_errors"
         )
         return EXIT_INTERNAL
+    if not report.counts.queries:  # a set that measures nothing: build, check, validate say why
+        say(f"error: {nothing_asked(report, paths, out)}")
+        return EXIT_SKIPPED if report.skipped else EXIT_NO_QUERY
     return EXIT_SKIPPED if report.skipped else 0

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, get_args
 from ..config import BaselineOptions, Draw, EvalOptions, EvalRequest, View
 from ..errors import DataError, UsageError
 from ..patterns import CHECK_DEPTH, CURVE_CUTOFFS
-from ..store.buildfolder import build_topics, iter_records, load_build
+from ..store.buildfolder import build_topics, iter_records, load_build, no_query_line
 from ..store.files import atomic_open, dumps
 from ..store.layout import CORPUS, GOLDEN, QRELS, QUERIES
 from .options import (
@@ -223,6 +223,8 @@ def run_check(args: argparse.Namespace) -> int:
 
     config = config_of(args)
     build = load_build(args.dir, need=(CORPUS,))
+    if not build.topics:  # "0 of 0 look suspicious" would say nothing: say why
+        raise DataError(no_query_line(build.folder))
     if args.run:
         run = read_run(args.run, warn)
     else:

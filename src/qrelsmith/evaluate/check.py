@@ -151,7 +151,7 @@ def check_build(build: Build, run: Run, options: AuditOptions) -> list[Suspect]:
             article = articles.get(qid, "")
             if article not in indexes:
                 indexes[article] = heading_index(sections.get(article, []))
-            ranked = section_similarities(query.reference, indexes[article])
+            ranked = section_similarities(query.reference or "", indexes[article])
             if len(ranked) >= 2 and ranked[0] - ranked[1] < NEAR_TIE_MARGIN:
                 signals[qid].append(
                     Signal(

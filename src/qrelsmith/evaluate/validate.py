@@ -17,7 +17,13 @@ from ..errors import DataError, UsageError
 from ..labelling.labels import NAMED, named_in
 from ..models import BeirDocument, BeirQuery, Problem
 from ..store import layout
-from ..store.buildfolder import read_corpus, read_golden, read_records, read_topics
+from ..store.buildfolder import (
+    no_query_line,
+    read_corpus,
+    read_golden,
+    read_records,
+    read_topics,
+)
 from ..store.files import iter_lines
 
 #: Problems of one kind listed one by one before they are summarised as "... and N more".
@@ -117,7 +123,10 @@ def validate_build(root: str | Path) -> list[Problem]:
     rows = _read_qrels_rows(folder / layout.QRELS, problems)
     for name, empty in ((layout.CORPUS, not corpus_ids), (layout.QUERIES, not queries)):
         if empty:  # nothing to evaluate against: such a set measures nothing
-            problems.append(Problem(kind="empty", file=name, message=f"{name} is empty"))
+            message = f"{name} is empty"
+            if name == layout.QUERIES:  # the build's own answer: the sources and why
+                message += f": {no_query_line(folder)}"
+            problems.append(Problem(kind="empty", file=name, message=message))
 
     for name, ids in ((layout.CORPUS, corpus_ids), (layout.QUERIES, list(queries))):
         for value, count in Counter(ids).items():

@@ -225,6 +225,18 @@ def card(facts: CardFacts, fmt: str, counts: dict[str, int]) -> str:
         "decided).",
         "",
     ]
+    if report.sources is not None:
+        found = "; ".join(
+            f"{kind}: {n.queries} queries of {n.candidates} found"
+            for kind, n in report.sources.items()
+        )
+        body += [
+            f"Queries by source: {found}. A FAQ question (source `faq`) in a page's FAQ "
+            "section is labelled to the body section that holds its answer (rule faq-body); "
+            "on a FAQ page or in FAQPage markup each answer is a document of its own, without "
+            "its question (rule faq-page).",
+            "",
+        ]
     if facts.review is not None:
         overall = facts.review.precision.overall
         where = (

@@ -1,39 +1,21 @@
-"""A page -> Article (sections, excluded sections, quick-reference table) and its queries.
+"""A page -> Article (sections, excluded sections, what the query sources found) and its
+queries.
 
 The pure core of a build: no files, no clock, no global state. ``parse_article`` and
-``article_queries`` are what ``build`` runs for every page.
+``article_queries`` are what ``build`` runs for every page; each runs the query sources
+``options.sources`` names (``sources.SOURCES``) in order.
 """
 
 from __future__ import annotations
 
 from ..config import BuildOptions, build_options
-from ..labelling.evidence import with_evidence
-from ..labelling.labels import named, same_article_count
-from ..labelling.matching import HeadingIndex, SectionHeadings, match_table
-from ..labelling.overlap import with_overlap
-from ..models import Article, GoldenQuery, Origin, QuickRefRow, Rejected, RejectReason, TableMiss
-from ..patterns import MAX_QUERY_CHARS, QUICKREF_MAX_ROWS
-from ..store.layout import query_id, section_id
-from ..text import text_of
-from .parse import Element, parse_html, remove_element
-from .quickref import CellTargets, find_table
-from .reading import cleaned, dropped
-from .sections import heading_level, split_sections
+from ..models import Article, GoldenQuery, Rejected
+from ..sources import SOURCES, Found, PageContext
+from ..sources.table import heading_outline
+from .parse import parse_html
+from .sections import split_sections
 
-
-def heading_outline(root: Element, article_id: str, options: BuildOptions) -> HeadingIndex:
-    """A cheap index of the article's headings (no section text), for recognising tables."""
-    level, drop_tags = options.section_level, options.drop_tags
-    sections: list[tuple[str, list[str]]] = []
-    for element in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
-        if dropped(element, drop_tags):
-            continue
-        rank = heading_level(element.tag)
-        if rank == level:
-            sections.append((section_id(article_id, len(sections)), []))
-        if rank >= level and sections:
-            sections[-1][1].append(text_of(cleaned(element, options)))
-    return HeadingIndex(SectionHeadings(sid, headings) for sid, headings in sections)
+__all__ = ["article_queries", "heading_outline", "parse_article"]
 
 
 def parse_article(
@@ -57,20 +39,23 @@ def parse_article(
     identifier = article_id if article_id is not None else (path or url or "article")
     page = parse_html(html, options, http_charset)
     options = page.options or options  # with only the permalink selectors the page can match
-
-    def outline() -> CellTargets:
-        index = heading_outline(page.root, identifier, options)
-        return lambda text, anchors: index.match(text, anchors, options, fuzzy=False).section_ids
-
-    found = find_table(page.root, options, outline)
-    table = miss = None
-    if isinstance(found, TableMiss):
-        miss = found
-    else:
-        table, element = found
-        remove_element(element)  # the table's text must never reach a section: it holds the answers
-    with_ids = anchors if anchors is not None else table is not None
+    context = PageContext(page.root, identifier, page.title, options, page.raw)
+    found = Found()
+    for kind in options.sources:
+        each = SOURCES[kind].find(context)
+        found.table = found.table or each.table
+        found.table_miss = found.table_miss or each.table_miss
+        found.candidates += each.candidates
+        found.notes += each.notes
+        found.documents += each.documents
+    with_ids = anchors if anchors is not None else found.table is not None
     sections, excluded = split_sections(page.root, identifier, options, anchors=with_ids)
+    if found.documents:  # a FAQ page: its question headings' groups hold no text of their own
+        after = len(sections) + len(excluded)  # the documents number on after the H2s
+        sections = [section for section in sections if section.text] + [
+            document.model_copy(update={"index": after + document.index})
+            for document in found.documents
+        ]
     return Article(
         id=identifier,
         path=path,
@@ -78,73 +63,25 @@ def parse_article(
         title=page.title,
         sections=sections,
         excluded=excluded,
-        table=table,
-        table_miss=miss,
+        table=found.table,
+        table_miss=found.table_miss,
         replaced_characters=page.replaced,
+        candidates=found.candidates,
+        notes=found.notes,
+        sources=list(options.sources),
     )
 
 
 def article_queries(
     article: Article, options: BuildOptions | None = None
 ) -> tuple[list[GoldenQuery], list[Rejected]]:
-    """Turn the article's quick-reference rows into queries (or rejected rows, with reasons)."""
+    """Turn what the article's query sources found into queries (or rejected candidates,
+    with reasons), source by source."""
     options = build_options(options)
-    if article.table is None:
-        return [], []
-    origin_path = article.path or article.id
     queries: list[GoldenQuery] = []
     rejected: list[Rejected] = []
-    rows = article.table.rows[:QUICKREF_MAX_ROWS]
-    cut = [
-        _rejected_unread(origin_path, row, "table_too_long")
-        for row in article.table.rows[QUICKREF_MAX_ROWS:]
-    ]
-    matches = match_table(
-        [(row.reference, row.reference_anchors, (row.query, row.answer)) for row in rows],
-        article,
-        options,
-        offsite=[row.offsite for row in rows],
-    )
-    for row, match in zip(rows, matches, strict=True):
-        if len(row.query) > MAX_QUERY_CHARS:  # not a question a person types
-            rejected.append(_rejected_unread(origin_path, row, "too_long"))
-            continue
-        if not row.query.strip() or not match.section_ids or match.rule is None:
-            rejected.append(
-                Rejected(
-                    path=origin_path,
-                    row=row.row,
-                    query=row.query,
-                    reference=row.reference,
-                    reason="empty" if not row.query.strip() else (match.reason or "unmatched"),
-                    candidates=match.candidates,
-                )
-            )
-            continue
-        queries.append(
-            GoldenQuery(
-                qid=query_id(article.id, row.row),
-                query=row.query,
-                answer=row.answer,
-                relevant=named(match.section_ids),
-                same_article=same_article_count(len(article.sections), match.section_ids),
-                table=article.table.name,
-                reference=row.reference,
-                match=match.rule,
-                confidence=match.confidence,
-                origin=Origin(path=origin_path, row=row.row, url=article.url),
-                flags=match.flags,
-            )
-        )
-    return with_overlap(with_evidence(queries, article), article.sections), rejected + cut
-
-
-def _rejected_unread(path: str, row: QuickRefRow, reason: RejectReason) -> Rejected:
-    """A row rejected before matching: its texts cut to MAX_QUERY_CHARS for the report."""
-    return Rejected(
-        path=path,
-        row=row.row,
-        query=row.query[:MAX_QUERY_CHARS],
-        reference=row.reference[:MAX_QUERY_CHARS],
-        reason=reason,
-    )
+    for kind in article.sources:
+        made, left = SOURCES[kind].queries(article, options)
+        queries += made
+        rejected += left
+    return queries, rejected

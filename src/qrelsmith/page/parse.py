@@ -47,6 +47,9 @@ class ParsedPage:
     encoding: str
     replaced: int = 0
     options: BuildOptions | None = None
+    #: The page's UTF-8 bytes as parsed: a query source tests them for its markers (one
+    #: C-level search) before it walks the tree.
+    raw: bytes = b""
 
 
 @lru_cache(maxsize=64)
@@ -150,9 +153,12 @@ def parse_html(
     present = empty_up_front(document, marks)
     if present != options.permalink_selectors:
         options = _narrowed(options, tuple(present))
-    root = find_root(document, options.article_selectors)
+    # the landmark is looked for only on pages that write one (a C-level search of the bytes)
+    root = find_root(document, options.article_selectors, _MAIN_ROLE_BYTES.search(raw) is not None)
     title = _title(document, root, options.permalink_selectors)
-    return ParsedPage(root=root, title=title, encoding=encoding, replaced=replaced, options=options)
+    return ParsedPage(
+        root=root, title=title, encoding=encoding, replaced=replaced, options=options, raw=raw
+    )
 
 
 #: How deep libxml2's HTML parser reads nested markup (its fixed limit; the option that lifts
@@ -172,14 +178,17 @@ def _in_words(message: str) -> str:
     return message.partition(_OPTION_ADVICE)[0].strip().rstrip(",;:").strip()
 
 
-def find_root(document: Element, selectors: list[str]) -> Element:
-    """The first element matching the first selector that matches; the document otherwise."""
+def find_root(document: Element, selectors: list[str], landmark: bool = True) -> Element:
+    """The first element matching the first selector that matches; the document otherwise.
+    ``landmark``: the page may hold a ``role="main"`` element (``_main_landmark``)."""
     if selectors and all(_PLAIN_TAG.match(css) for css in selectors):
         # One lookup per plain tag ("article", "main", "body"): one walk for all of them went
         # through the whole page whenever it has no <article> (0.22 s on the 1,941 pages of
         # the benchmark crawl; see ``first_element``).
         for css in selectors:
             found = first_element(document, css)
+            if found is None and css == "main" and landmark:
+                found = _main_landmark(document)
             if found is not None:
                 return found
         return document
@@ -189,6 +198,30 @@ def find_root(document: Element, selectors: list[str]) -> Element:
             element: Element = found[0]
             return element
     return document
+
+
+#: ``role="main"``: the ARIA landmark that is what <main> is, on pages of generators that
+#: write no <main> (MkDocs' default theme: ``div.col-md-9[role=main]``; Sphinx's basic theme:
+#: ``div.body[role=main]``), whose <body> also holds a search dialog and keyboard help.
+#: It is looked for in the top levels under <body> only (MkDocs: 3 deep, Sphinx: 4): a search
+#: of the whole tree cost 7% of a page's build on the benchmark crawl, whose Sphinx pages all
+#: hold one; these levels hold few elements.
+_MAIN_ROLE_DEPTH = 6
+_MAIN_ROLE = etree.XPath(
+    "("
+    + " | ".join(
+        f"/html/body{'/*' * depth}[@role='main']" for depth in range(1, _MAIN_ROLE_DEPTH + 1)
+    )
+    + ")[1]"
+)
+_MAIN_ROLE_BYTES = re.compile(rb"""role\s*=\s*["']?main\b""")
+
+
+def _main_landmark(document: Element) -> Element | None:
+    """The first element with ``role="main"``: the selector ``main`` takes it when the page
+    has no <main> element (``patterns.ARTICLE_SELECTORS``)."""
+    found = _MAIN_ROLE(document)
+    return found[0] if isinstance(found, list) and found else None
 
 
 def first_element(root: Element, tag: str) -> Element | None:

@@ -338,6 +338,13 @@ def _label(element: Element) -> str | None:
 
 def table_name(table: Element, header: Sequence[Cell], options: BuildOptions) -> str:
     """The caption, else a label right before the table (or its wrapper), else a default."""
+    return given_name(table, options) or default_name(header)
+
+
+def given_name(table: Element, options: BuildOptions) -> str | None:
+    """The name the page gives the table: its caption, else a label right before it (or its
+    wrapper); None when it gives none (the closest table of report.json is not given a
+    default name it does not have)."""
     selectors = options.permalink_selectors
     caption = table.find("caption")
     if caption is not None and text_of(without_permalinks(caption, selectors)):
@@ -350,10 +357,10 @@ def table_name(table: Element, header: Sequence[Cell], options: BuildOptions) ->
         ):
             previous = previous.getprevious()
         if previous is not None:
-            return _label(without_permalinks(previous, selectors)) or default_name(header)
+            return _label(without_permalinks(previous, selectors))
         parent = node.getparent()
         node = parent if parent is not None and parent.tag in ("div", "figure") else None
-    return default_name(header)
+    return None
 
 
 def _text(element: Element) -> str:
@@ -514,7 +521,7 @@ def _miss(
     roles = _roles_named(header, options, keywords)
     return TableMiss(
         reason=reason,
-        caption=table_name(table, header, options),
+        caption=given_name(table, options),
         header=[cell.text for cell in header],
         roles=[role for role in ROLES if role in roles],
         named=evidence.hits if evidence else 0,

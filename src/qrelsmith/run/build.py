@@ -167,7 +167,7 @@ def _write_build(
         try:
             with BuildWriter(folder) as writer:
                 for result in builder.fold(_in_order(_counted(ordered, progress))):
-                    writer.write(result.blocks)
+                    writer.write(result.rendered())
                 progress.status(f"{progress.done:,} pages: finishing {shown}")
                 report = builder.report(config)
                 writer.finish(report)
@@ -190,7 +190,7 @@ def _write_build(
         progress.status(f"{progress.done:,} pages: writing {shown}")
         with BuildWriter(folder) as writer:
             for result in builder.fold(runs.merged()):
-                writer.write(result.blocks)
+                writer.write(result.rendered())
             report = builder.report(config)
             writer.finish(report)
     progress.close()

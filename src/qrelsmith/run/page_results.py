@@ -13,7 +13,16 @@ from dataclasses import dataclass, field, replace
 
 from ..config import Config
 from ..ingest import Page
-from ..models import CorpusRecord, GoldenQuery, InternalError, Rejected, Skipped, TableMiss
+from ..models import (
+    TABLE_SOURCE,
+    CorpusRecord,
+    GoldenQuery,
+    InternalError,
+    Rejected,
+    Skipped,
+    SourceNote,
+    TableMiss,
+)
 from ..page.article import article_queries, parse_article
 from ..page.markdown import page_from_markdown
 from ..store.formats import render_article
@@ -52,14 +61,30 @@ class PageResult:
     matches: list[str] = field(default_factory=list)
     overlaps: list[tuple[float, float, float] | None] = field(default_factory=list)
     blocks: tuple[bytes, ...] = ()
+    #: Per query source other than the table: candidates found (the table's are ``rows``).
+    candidates: dict[str, int] = field(default_factory=dict)
+    #: What the sources left out of the page (malformed markup ...), with reasons.
+    notes: list[SourceNote] = field(default_factory=list)
+    #: The source of each query (parallel to ``matches``).
+    kinds: list[str] = field(default_factory=list)
 
     def order(self) -> tuple[str, str, str, str, str]:
         """The sort key of a build: article id, then what decides between duplicates."""
         return (self.article_id, self.path, self.digest, self.url or "", self.source)
 
+    def keeps_records(self) -> bool:
+        """Whether the page has queries of a source other than the table: the build's fold
+        may still drop one asked on another page, so its lines are rendered after it."""
+        return any(kind != TABLE_SOURCE for kind in self.kinds)
+
+    def rendered(self) -> tuple[bytes, ...]:
+        """The page's output lines: rendered in the worker, or now from its records."""
+        return self.blocks or render_article(self.corpus, self.queries)
+
     def weight(self) -> int:
         """Rough bytes held in memory, for the spill budget."""
-        return 512 + sum(map(sys.getsizeof, self.blocks)) + 512 * len(self.rejected)
+        kept = sum(len(record.text) for record in self.corpus) + 2048 * len(self.queries)
+        return 512 + sum(map(sys.getsizeof, self.blocks)) + 512 * len(self.rejected) + kept
 
 
 def _empty_result(page: Page) -> PageResult:
@@ -125,6 +150,10 @@ def process_page(page: Page, config: Config) -> PageResult:
     result.replaced = article.replaced_characters
     result.section_chars = [len(r.text) for r in result.corpus]
     result.matches = [q.match for q in queries]
+    result.kinds = [q.kind for q in queries]
+    for candidate in article.candidates:
+        result.candidates[candidate.kind] = result.candidates.get(candidate.kind, 0) + 1
+    result.notes = list(article.notes)
     result.overlaps = [
         None if q.overlap is None else (q.overlap.heading, q.overlap.text, q.overlap.section)
         for q in queries
@@ -135,6 +164,8 @@ def process_page(page: Page, config: Config) -> PageResult:
 def render_page(page: Page, config: Config) -> PageResult:
     """``process_page``, with the records rendered to output lines (what a worker returns)."""
     result = process_page(page, config)
+    if result.keeps_records():
+        return result  # rendered by the fold, once it has kept each question once
     try:
         blocks = render_article(result.corpus, result.queries)
     except Exception as exc:  # records the core made are ours: failing to write one is a bug

@@ -20,6 +20,7 @@ from ..labelling.overlap import overlap_report
 from ..models import (
     OPTIONAL_RULES,
     RULE_ORDER,
+    TABLE_SOURCE,
     Counts,
     InternalError,
     Manifest,
@@ -28,6 +29,7 @@ from ..models import (
     Replaced,
     Report,
     Skipped,
+    SourceCounts,
     TableCandidate,
     TableMiss,
     Tables,
@@ -94,6 +96,13 @@ class ReportBuilder:
         self.candidates: list[TableCandidate] = []
         self.articles = self.excluded = self.excluded_by_links = self.without_table = 0
         self.rows = 0
+        #: per source other than the table: articles with a candidate, candidates, reasons
+        self.source_articles: Counter[str] = Counter()
+        self.source_candidates: Counter[str] = Counter()
+        self.source_reasons: dict[str, Counter[str]] = {}
+        self.by_kind: Counter[str] = Counter()
+        #: the questions kept so far (``faq.question_key``) and the query that asked each
+        self.asked: dict[str, str] = {}
 
     def fold(self, ordered: Iterable[PageResult]) -> Iterator[PageResult]:
         """The results to write, in article-id order: of pages with the same article id, the
@@ -109,8 +118,43 @@ class ReportBuilder:
                         f"the one in {first.source} kept"
                     )
                 self.skipped.append(Skipped(path=other.path, reason=reason))
+            self._once(first)
             self._count(first)
             yield first
+
+    def _once(self, page: PageResult) -> None:
+        """Drop the page's questions another page of the build already asked (near-duplicates
+        of one site: a FAQ repeated on several pages), keeping the first in article order."""
+        if not page.keeps_records():
+            return
+        from ..sources.faq import question_key  # the one key questions are compared by
+
+        kept = []
+        for number, query in enumerate(page.queries):
+            key = question_key(query.query) if query.kind != TABLE_SOURCE else ""
+            first = self.asked.get(key) if key else None
+            if first is None:
+                if key:
+                    self.asked[key] = query.qid
+                kept.append(number)
+                continue
+            page.rejected.append(
+                Rejected(
+                    path=query.origin.path,
+                    kind=query.kind,
+                    row=query.origin.row,
+                    query=query.query,
+                    reference=query.locator or "",
+                    reason="near_duplicate",
+                    candidates=[first],
+                )
+            )
+        if len(kept) == len(page.queries):
+            return
+        page.queries = [page.queries[n] for n in kept]
+        page.matches = [page.matches[n] for n in kept]
+        page.kinds = [page.kinds[n] for n in kept]
+        page.overlaps = [page.overlaps[n] for n in kept]
 
     def _count(self, page: PageResult) -> None:
         self.digest.update(f"{page.article_id}\0{page.digest}\n".encode())
@@ -130,9 +174,19 @@ class ReportBuilder:
         if not page.has_table and page.table_miss is not None:
             self._missed(page.path, page.table_miss)
         self.section_chars.extend(page.section_chars)
-        if page.has_table:
+        if page.has_table or page.candidates:
             self.queries_per_article.append(len(page.matches))
         self.by_match.update(page.matches)
+        self.by_kind.update(page.kinds)
+        if page.has_table:
+            self.source_articles[TABLE_SOURCE] += 1
+        for kind, found in page.candidates.items():
+            self.source_articles[kind] += 1
+            self.source_candidates[kind] += found
+        for note in page.notes:
+            self.source_reasons.setdefault(note.kind, Counter())[note.reason] += 1
+        for rejected in page.rejected:
+            self.source_reasons.setdefault(rejected.kind, Counter())[rejected.reason] += 1
         for shares in page.overlaps:
             if shares is None:
                 self.without_units += 1
@@ -188,6 +242,7 @@ class ReportBuilder:
                 reasons={reason: self.misses.get(reason, 0) for reason in _MISS_RANK},
                 candidates=sorted(self.candidates, key=_closeness)[:TABLE_CANDIDATES],
             ),
+            sources=self._sources(config),
             manifest=Manifest(
                 tool="qrelsmith",
                 version=__version__,
@@ -195,6 +250,24 @@ class ReportBuilder:
                 inputs_sha256=self.digest.hexdigest(),
             ),
         )
+
+    def _sources(self, config: Config) -> dict[str, SourceCounts] | None:
+        """report.json's ``sources``: None in a table-only build (its counts are the table's)."""
+        kinds = config.build.sources
+        if list(kinds) == [TABLE_SOURCE]:
+            return None
+        out = {}
+        for kind in kinds:
+            reasons = self.source_reasons.get(kind, Counter())
+            rejected = sum(r.kind == kind for r in self.rejected)
+            out[kind] = SourceCounts(
+                articles=self.source_articles[kind],
+                candidates=self.rows if kind == TABLE_SOURCE else self.source_candidates[kind],
+                queries=self.by_kind[kind],
+                rejected=rejected,
+                reasons=dict(sorted(reasons.items())),
+            )
+        return out
 
 
 def build_summary(report: Report, out: Path) -> str:
@@ -213,6 +286,20 @@ def build_summary(report: Report, out: Path) -> str:
         f"{counts.articles_without_table}; skipped pages: {counts.skipped}"
         + (f"; internal errors: {counts.internal_errors}" if counts.internal_errors else ""),
     ]
+    if report.sources is not None:
+        lines.append(
+            "  by source: "
+            + "; ".join(
+                f"{kind} {counts.queries} queries of {counts.candidates} "
+                f"{'rows' if kind == TABLE_SOURCE else 'questions'}"
+                + (
+                    " (" + ", ".join(f"{r} {n}" for r, n in counts.reasons.items()) + ")"
+                    if counts.reasons
+                    else ""
+                )
+                for kind, counts in report.sources.items()
+            )
+        )
     lines += tables_summary(report)
     for folder in report.passed_over:
         files = "file" if folder.files == 1 else "files"
@@ -249,8 +336,9 @@ def tables_summary(report: Report) -> list[str]:
         named = (
             f", {best.named} of {best.rows} rows name a heading ({sections})" if best.named else ""
         )
+        caption = f'"{best.caption}" ' if best.caption else "(no caption) "
         lines.append(
-            f'  closest table: {best.path} "{best.caption}" [{" | ".join(best.header)}]{named} '
+            f"  closest table: {best.path} {caption}[{' | '.join(best.header)}]{named} "
             f'(report.json "tables")'
         )
         lines.append(
@@ -274,4 +362,49 @@ def nothing_built(report: Report, paths: Sequence[Path]) -> str:
     return (
         f"no article built from {inputs}: {pages} skipped "
         f"(first {path}: {reason}); the previous build is left as it was"
+    )
+
+
+def why_no_query(report: Report | None) -> str:
+    """Why a build holds no query, source by source (the one answer of build, check and
+    validate): the sources tried and what each found."""
+    if report is None:
+        return "no report.json says which query sources were tried"
+    counts = report.counts
+    sources = report.sources or {
+        TABLE_SOURCE: SourceCounts(
+            articles=counts.articles - counts.articles_without_table,
+            candidates=counts.rows,
+            queries=counts.queries,
+            rejected=counts.rejected,
+            reasons=dict(Counter(r.reason for r in report.rejected)),
+        )
+    }
+    parts = []
+    for kind, found in sources.items():
+        if found.candidates:
+            reasons = ", ".join(f"{r} {n}" for r, n in found.reasons.items())
+            parts.append(f"{kind}: {found.candidates} found, none kept ({reasons})")
+        elif kind == TABLE_SOURCE:
+            misses = "; ".join(
+                f"{n} {_MISS_WORDS[r]}" for r, n in report.tables.reasons.items() if n
+            )
+            parts.append(f"{kind}: no quick-reference table ({misses or 'no article'})")
+        else:
+            from ..sources import SOURCES  # each source says what it looks for
+
+            looked = SOURCES[kind].looks_for if kind in SOURCES else "nothing found"
+            notes = ", ".join(f"{r} {n}" for r, n in found.reasons.items())
+            parts.append(f"{kind}: {looked}" + (f" ({notes})" if notes else ""))
+    return "sources tried: " + "; ".join(parts)
+
+
+def nothing_asked(report: Report, paths: Sequence[Path], out: Path) -> str:
+    """The one-line error of a build that yields articles but no query (its outputs are
+    written: report.json says why each article gave none)."""
+    inputs = ", ".join(map(str, paths))
+    articles = report.counts.articles
+    return (
+        f"no query built from {inputs} ({articles} article{'' if articles == 1 else 's'}): "
+        f"{why_no_query(report)}; {out} holds the corpus and report.json, and no test set"
     )

@@ -177,6 +177,20 @@ def read_document(path: Path, model: type[RecordT], what: str) -> RecordT:
         raise DataError(f"{path}: not {what}: {exc.errors()[0]['msg']}") from exc
 
 
+def no_query_line(folder: Path) -> str:
+    """The one answer for a build folder without a query (``check`` and ``validate`` say
+    what ``build`` says): the query sources report.json names and why each found nothing."""
+    from ..models import Report
+    from ..run.report import why_no_query
+    from .layout import REPORT
+
+    try:
+        report = read_document(folder / REPORT, Report, "report")
+    except (DataError, OSError):
+        report = None
+    return f"no query in {folder}: {why_no_query(report)}"
+
+
 def read_corpus(path: Path, only_articles: Collection[str] | None = None) -> list[CorpusRecord]:
     """corpus.jsonl; with ``only_articles``, the sections of those articles only (none, and
     the file unread, for an empty collection: the callers that want the queries alone; a

@@ -35,7 +35,9 @@ export or a version folder can sit elsewhere.
 
 Ids (formats.md): a section is ``<article_id>#<n>`` (``n`` its position among the article's
 H2 headings), a query ``<article_id>#q<row>`` (``row`` the data row of the article's
-quick-reference table).
+quick-reference table). A query of another source takes its kind as a prefix,
+``<article_id>#<kind>-q<n>`` (``n`` its position among the source's questions on the page),
+and a document a source adds to the corpus (a FAQ answer) is ``<article_id>#<kind>-a<n>``.
 """
 
 from __future__ import annotations
@@ -117,9 +119,13 @@ SECTION_MARK = "#"
 #: Between the article id and the row number in a query id.
 QUERY_MARK = "#q"
 
-#: A section id or a query id, split into its article id and its tail (greedy: an article id
-#: may itself hold a '#'; the tail never does).
-_ID = re.compile(r"(.*)(#q?\d+)", re.DOTALL)
+#: Between a source's kind and the number in its query ids and document ids.
+KIND_QUERY = "-q"
+KIND_DOCUMENT = "-a"
+
+#: A section id, query id or source document id, split into its article id and its tail
+#: (greedy: an article id may itself hold a '#'; the tail never does).
+_ID = re.compile(r"(.*)(#(?:q|[a-z]+-[qa])?\d+)", re.DOTALL)
 
 
 def section_id(article_id: str, n: int) -> str:
@@ -136,6 +142,18 @@ def section_number(section: str) -> str:
 def query_id(article_id: str, row: int) -> str:
     """The id of the query made from data row ``row`` of an article's quick-reference table."""
     return f"{article_id}{QUERY_MARK}{row}"
+
+
+def source_query_id(article_id: str, kind: str, n: int) -> str:
+    """The id of the ``n``-th question a query source other than the table found on a page:
+    ``<article_id>#<kind>-q<n>`` (the table's keep ``query_id``'s ``#q<row>``)."""
+    return f"{article_id}{SECTION_MARK}{kind}{KIND_QUERY}{n}"
+
+
+def source_document_id(article_id: str, kind: str, n: int) -> str:
+    """The id of the corpus document a query source made of its ``n``-th answer on a page:
+    ``<article_id>#<kind>-a<n>``."""
+    return f"{article_id}{SECTION_MARK}{kind}{KIND_DOCUMENT}{n}"
 
 
 def article_of(id_: str) -> str:

@@ -1,0 +1,327 @@
+"""The FAQ query source (sources/faq.py): its forms, its labels and what it skips."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from qrelsmith import article_queries, parse_article
+from qrelsmith.cli import main
+from qrelsmith.config import BuildOptions
+from qrelsmith.models import Article
+from qrelsmith.patterns import FAQ_JSONLD_MAX_CHARS, FAQ_JSONLD_MAX_DEPTH
+from qrelsmith.sources.faq import question_key
+
+FAQ = BuildOptions(sources=["table", "faq"])
+
+BODY = """<h2>Installing</h2><p>Run the installer; it needs no administrator rights and writes
+nothing outside your home folder.</p>
+<h2>Snapshots</h2><p>rsnap keeps seven daily snapshots and four weekly ones and removes older
+snapshots after each run.</p>
+<h2>Restoring</h2><p>Mount the backup disk and copy the file back from the snapshot folder.</p>"""
+
+
+def _page(faq: str, head: str = "", title: str = "rsnap") -> str:
+    return (
+        f"<html><head><title>{title}</title>{head}</head><body><article><h1>{title}</h1>"
+        f"{BODY}{faq}</article></body></html>"
+    )
+
+
+def _build(page: str, options: BuildOptions = FAQ) -> tuple[Article, list, list]:
+    article = parse_article(page, "p.html", options)
+    queries, rejected = article_queries(article, options)
+    return article, queries, rejected
+
+
+def _asked(queries: list) -> list[tuple[str, dict[str, int]]]:
+    return [(q.query, dict(q.relevant)) for q in queries]
+
+
+FORMS = {
+    "headings": "<h2>FAQ</h2><h3>How many snapshots does rsnap keep?</h3><p>Seven daily "
+    "snapshots and four weekly ones.</p>",
+    "q-paragraphs": "<h2>FAQ</h2><p>Q. How many snapshots does rsnap keep?</p><p>A. Seven "
+    "daily snapshots and four weekly ones.</p>",
+    "q-colon": "<h2>よくある質問</h2><p>Q：How many snapshots does rsnap keep?</p><p>Seven "
+    "daily snapshots and four weekly ones.</p>",
+    "details": "<h2>Frequently asked questions</h2><details><summary>How many snapshots does "
+    "rsnap keep?</summary><p>Seven daily snapshots and four weekly ones.</p></details>",
+    "dl": "<h2>FAQ</h2><dl><dt>How many snapshots does rsnap keep?</dt><dd>Seven daily "
+    "snapshots and four weekly ones.</dd></dl>",
+    "pregunta": "<h2>Preguntas frecuentes</h2><p>Pregunta: How many snapshots does rsnap "
+    "keep?</p><p>Respuesta: Seven daily snapshots and four weekly ones.</p>",
+}
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_each_in_article_form_gives_the_question_labelled_to_its_body_section(form: str) -> None:
+    article, queries, rejected = _build(_page(FORMS[form]))
+    assert _asked(queries) == [("How many snapshots does rsnap keep?", {"p.html#1": 2})]
+    query = queries[0]
+    assert query.qid == "p.html#faq-q0" and query.kind == "faq" and query.match == "faq-body"
+    assert query.answer == "Seven daily snapshots and four weekly ones."
+    assert 0 < query.confidence <= 0.75 and not rejected
+    assert [e.heading for e in article.excluded] == [article.excluded[0].heading]  # kept out
+
+
+def test_the_table_source_alone_reads_no_faq() -> None:
+    article, queries, rejected = _build(_page(FORMS["headings"]), BuildOptions())
+    assert queries == [] and rejected == [] and article.candidates == []
+
+
+def test_question_marks_are_read_only_in_faq_sections() -> None:
+    notes = "<h2>Notes</h2><p>Q. Where are snapshots kept?</p><p>On the backup disk.</p>"
+    article, _, _ = _build(_page(notes))
+    assert article.candidates == []  # no FAQ section at all
+    article, _, _ = _build(_page(notes + FORMS["headings"]))
+    assert [c.query for c in article.candidates] == ["How many snapshots does rsnap keep?"]
+
+
+def test_an_answer_that_names_no_section_is_no_query() -> None:
+    faq = "<h2>FAQ</h2><h3>Can rsnap back up to the cloud?</h3><p>Not yet.</p>"
+    _, queries, rejected = _build(_page(faq))
+    assert queries == [] and [r.reason for r in rejected] == ["no_confident_section"]
+
+
+def test_a_question_twice_and_a_question_without_answer_are_skipped_with_reasons() -> None:
+    faq = (
+        "<h2>FAQ</h2><p>Q. How many snapshots does rsnap keep?</p><p>Seven daily snapshots "
+        "and four weekly ones.</p><p>Q. How many snapshots does rsnap keep?</p><p>Seven.</p>"
+        "<p>Q. Is there a mobile app?</p>"
+    )
+    _, queries, rejected = _build(_page(faq))
+    assert len(queries) == 1
+    assert [(r.row, r.reason, r.kind) for r in rejected] == [
+        (1, "duplicate_question", "faq"),
+        (2, "no_answer", "faq"),
+    ]
+
+
+def _ld(data: object) -> str:
+    """A JSON-LD block as sites write it: "</" escaped, so that a script in an answer does
+    not end the block."""
+    text = json.dumps(data).replace("</", "<\\/")
+    return f'<script type="application/ld+json">{text}</script>'
+
+
+def _faq_page(*questions: tuple[str, str]) -> dict[str, object]:
+    return {
+        "@type": "FAQPage",
+        "mainEntity": [
+            {"@type": "Question", "name": q, "acceptedAnswer": {"@type": "Answer", "text": a}}
+            for q, a in questions
+        ],
+    }
+
+
+def test_json_ld_in_a_graph_makes_answer_documents_without_the_question() -> None:
+    data = {
+        "@graph": [
+            {"@type": "Organization"},
+            _faq_page(
+                ("How do I descale it?", "Boil <b>vinegar</b> and water.<script>x()</script>")
+            ),
+        ]
+    }
+    visible = "<h2>Questions</h2><h3>How do I descale it?</h3><p>Boil vinegar and water.</p>"
+    article, queries, _ = _build(_page(visible, _ld(data)))
+    assert _asked(queries) == [("How do I descale it?", {"p.html#faq-a0": 2})]
+    documents = {s.id: s for s in article.sections}
+    assert documents["p.html#faq-a0"].text == "Boil vinegar and water."
+    assert queries[0].match == "faq-page" and queries[0].confidence == 1.0
+    assert not any("descale it" in s.text or "descale it" in s.heading for s in article.sections)
+
+
+def test_microdata_questions_become_answer_documents() -> None:
+    faq = (
+        '<div itemscope itemtype="https://schema.org/FAQPage"><div itemscope itemprop='
+        '"mainEntity" itemtype="https://schema.org/Question"><div itemprop="name">¿Cuánto '
+        'cuesta el envío?</div><div itemscope itemprop="acceptedAnswer" itemtype="https://'
+        'schema.org/Answer"><p itemprop="text">Gratis desde 40 euros.</p></div></div></div>'
+    )
+    article, queries, _ = _build(_page(faq))
+    assert _asked(queries) == [("¿Cuánto cuesta el envío?", {"p.html#faq-a0": 2})]
+    assert not any("Cuánto" in s.text for s in article.sections)
+
+
+@pytest.mark.parametrize(
+    ("block", "reason"),
+    [
+        ('{"@type": "FAQPage", "mainEntity": [', "json-ld unreadable"),
+        ("[" * (FAQ_JSONLD_MAX_DEPTH + 1) + "]" * (FAQ_JSONLD_MAX_DEPTH + 1), "json-ld too deep"),
+        ("[" * 100_000 + "]" * 100_000, "json-ld too deep"),
+        ('{"x": "' + "a" * FAQ_JSONLD_MAX_CHARS + '"}', "json-ld too large"),
+    ],
+)
+def test_bad_json_ld_is_left_out_with_a_reason_and_nothing_else_is_lost(
+    block: str, reason: str
+) -> None:
+    good = _ld(_faq_page(("How do I descale it?", "Boil vinegar and water.")))
+    head = f'<script type="application/ld+json">{block}</script>{good}'
+    article, queries, _ = _build(_page(FORMS["headings"], head))
+    assert [note.reason for note in article.notes] == [reason]
+    assert [q.query for q in queries] == [
+        "How do I descale it?",
+        "How many snapshots does rsnap keep?",
+    ]
+    assert [s.heading for s in article.sections[:3]] == ["Installing", "Snapshots", "Restoring"]
+
+
+def test_a_faq_page_makes_each_answer_a_document() -> None:
+    page = (
+        "<html><head><title>Programming FAQ</title></head><body><main><h1>Programming FAQ</h1>"
+        "<h2>General</h2><h3>Is there a debugger?</h3><p>Yes, pdb.</p>"
+        "<h3>How do I run a script?</h3><p>Type python and the script's name.</p>"
+        "<h2>Contents</h2><p>Not a question.</p></main></body></html>"
+    )
+    article, queries, _ = _build(page)
+    assert _asked(queries) == [
+        ("Is there a debugger?", {"p.html#faq-a0": 2}),
+        ("How do I run a script?", {"p.html#faq-a1": 2}),
+    ]
+    assert [(s.id, s.heading, s.text) for s in article.sections] == [
+        ("p.html#1", "Contents", "Not a question."),
+        ("p.html#faq-a0", "", "Yes, pdb."),
+        ("p.html#faq-a1", "", "Type python and the script's name."),
+    ]
+    assert [s.index for s in article.sections] == [1, 2, 3]
+
+
+def test_a_question_written_in_a_document_of_its_article_is_no_query() -> None:
+    faq = "<h2>FAQ</h2><h3>Installing</h3><p>Run the installer; no administrator rights.</p>"
+    _, queries, rejected = _build(_page(faq))
+    assert queries == [] and [r.reason for r in rejected] == ["question_in_document"]
+
+
+def test_question_keys_fold_case_punctuation_and_markers() -> None:
+    assert question_key("Q. How do I X?") == question_key("how do i x") == "howdoix"
+
+
+def _site(tmp_path: Path, pages: dict[str, str]) -> Path:
+    site = tmp_path / "site"
+    site.mkdir()
+    for name, text in pages.items():
+        (site / name).write_text(text, encoding="utf-8")
+    return site
+
+
+def test_a_question_asked_on_two_pages_is_kept_once(tmp_path: Path) -> None:
+    site = _site(tmp_path, {"a.html": _page(FORMS["headings"]), "b.html": _page(FORMS["dl"])})
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q", "--sources", "table,faq"]) == 0
+    golden = [json.loads(line) for line in (out / "golden.jsonl").read_text("utf-8").splitlines()]
+    assert [q["qid"] for q in golden] == ["a.html#faq-q0"]
+    report = json.loads((out / "report.json").read_text("utf-8"))
+    assert [(r["path"], r["reason"], r["candidates"]) for r in report["rejected"]] == [
+        ("b.html", "near_duplicate", ["a.html#faq-q0"])
+    ]
+    assert report["sources"]["faq"] == {
+        "articles": 2,
+        "candidates": 2,
+        "queries": 1,
+        "rejected": 1,
+        "reasons": {"near_duplicate": 1},
+    }
+    assert report["counts"]["by_match"]["faq-body"] == 1
+    assert "qrels" in str(out / "qrels.trec") and "a.html#faq-q0 0 a.html#1 2" in (
+        out / "qrels.trec"
+    ).read_text("utf-8")
+
+
+def test_a_build_without_a_query_gives_one_answer_in_build_check_and_validate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = _site(tmp_path, {"a.html": _page("")})
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "--sources", "table,faq"]) == 1
+    why = (
+        "sources tried: table: no quick-reference table (1 without any table); faq: no FAQ "
+        "question (no FAQ section, FAQ page, FAQPage JSON-LD or microdata Question)"
+    )
+    said = capsys.readouterr().err.splitlines()
+    assert said[-1] == (
+        f"error: no query built from {site} (1 article): {why}; {out} holds the corpus and "
+        "report.json, and no test set"
+    )
+    assert (out / "corpus.jsonl").exists() and (out / "golden.jsonl").read_text() == ""
+    assert main(["check", str(out)]) == 1
+    assert capsys.readouterr().err == f"error: no query in {out}: {why}\n"
+    assert main(["validate", str(out)]) == 1
+    assert f"queries.tsv is empty: no query in {out}: {why}" in capsys.readouterr().out
+
+
+def test_sources_are_checked_against_the_registry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = _site(tmp_path, {"a.html": _page(FORMS["headings"])})
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "--sources", "table,blog"]) == 2
+    assert "unknown source 'blog' (sources: table, faq)" in capsys.readouterr().err
+    assert not out.exists()
+    assert BuildOptions(sources=["faq", "table", "faq"]).sources == ["faq", "table"]
+
+
+def test_a_section_that_does_not_write_the_answer_is_no_label() -> None:
+    # BM25 finds the pair's topic (snapshots), but the section holds none of the answer:
+    # on the review sample such labels were wrong 12 times in 28 (docs/sources.md)
+    faq = (
+        "<h2>FAQ</h2><h3>How many snapshots does rsnap keep?</h3><p>Snapshots: twelve monthly "
+        "archives, rotated by the archiver tool overnight.</p>"
+    )
+    _, queries, rejected = _build(_page(faq))
+    assert queries == [] and [r.reason for r in rejected] == ["answer_not_in_section"]
+
+
+def test_a_question_and_its_answer_in_one_paragraph() -> None:
+    faq = (
+        "<h2>FAQ</h2><p>Q: How many snapshots does rsnap keep?<br>A: Seven daily snapshots and "
+        "four weekly ones.</p>"
+    )
+    article, queries, _ = _build(_page(faq))
+    assert [(c.query, c.answer) for c in article.candidates] == [
+        ("How many snapshots does rsnap keep?", "Seven daily snapshots and four weekly ones.")
+    ]
+    assert _asked(queries) == [("How many snapshots does rsnap keep?", {"p.html#1": 2})]
+
+
+def test_source_ids_keep_their_article() -> None:
+    from qrelsmith.store.layout import article_of, source_document_id, source_query_id
+
+    assert source_query_id("a/b.html", "faq", 3) == "a/b.html#faq-q3"
+    assert source_document_id("a/b.html", "faq", 0) == "a/b.html#faq-a0"
+    assert article_of("a/b.html#faq-q3") == article_of("a/b.html#faq-a0") == "a/b.html"
+    assert article_of("a/b.html#q3") == article_of("a/b.html#3") == "a/b.html"
+
+
+def test_audit_draws_faq_queries_from_their_own_stratum(tmp_path: Path) -> None:
+    site = _site(tmp_path, {"a.html": _page(FORMS["headings"])})
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q", "--sources", "table,faq"]) == 0
+    sample = json.loads((out / "audit" / "sample.json").read_text("utf-8"))
+    assert sample["strata"]["faq"] == {"population": 1, "sampled": 1}
+    assert [row["stratum"] for row in sample["rows"]] == ["faq"]
+
+
+def test_the_dataset_card_counts_queries_by_source(tmp_path: Path) -> None:
+    site = _site(tmp_path, {"a.html": _page(FORMS["headings"])})
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q", "--sources", "table,faq"]) == 0
+    hf = tmp_path / "hf"
+    export = ["export", "hf", str(out), "--out", str(hf), "--license", "mit"]
+    assert main([*export, "--language", "en", "--format", "jsonl"]) == 0
+    card = (hf / "README.md").read_text("utf-8")
+    assert "Queries by source: table: 0 queries of 0 found; faq: 1 queries of 1 found." in card
+
+
+def test_a_markup_question_shown_in_an_accordion_leaves_the_body() -> None:
+    data = _faq_page(("How do I descale it?", "Boil vinegar and water."))
+    shown = (
+        '<h2>Help</h2><div class="accordion"><div><strong>How do I descale it?</strong></div>'
+        "<div>Boil vinegar and water.</div></div>"
+    )
+    article, queries, _ = _build(_page(shown, _ld(data)))
+    assert [q.qid for q in queries] == ["p.html#faq-q0"]
+    assert not any("descale it" in s.text for s in article.sections)
