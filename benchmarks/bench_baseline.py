@@ -3,13 +3,19 @@
 Makes (or reuses) a generated build folder (``make_scale_set.py``), runs the baseline's BM25
 through the numpy index with each ``--workers`` count (``-j``; the run files must be the same
 bytes) and, with ``--compare``, through scikit-learn's CountVectorizer path
-(``CharNgramIndex(..., packed=False)``, what `baseline` did before), each in a fresh process
+(``RetrievalIndex(..., packed=False)``, what `baseline` did before), each in a fresh process
 under ``/usr/bin/time -v``, and prints wall time, CPU time, peak RSS (of the largest process:
 the forked searchers share the index's pages) and whether the two run files are
 the same bytes (or differ only in which of equally scored documents fill the last places).
 
     PYTHONPATH=src /work/venv/bin/python benchmarks/bench_baseline.py --sections 10000 \\
         --queries 10000 --compare
+
+Any method or setting is timed with ``--args`` (passed to `baseline`), e.g. LSA-256 and the
+dense encoder (docs/retrievers.md; figures in benchmarks/README.md, "Retrievers"):
+
+    ... bench_baseline.py --dir /tmp/scale/set --args "--method lsa --ngrams 2 --dims 256"
+    ... bench_baseline.py --sections 10000 --queries 10000 --args "--method dense"
 """
 
 from __future__ import annotations
@@ -28,10 +34,10 @@ OLD = """
 import sys
 from qrelsmith.store.buildfolder import load_build
 from qrelsmith.config import BaselineOptions
-from qrelsmith.evaluate.baseline import CharNgramIndex
+from qrelsmith.evaluate.baseline import RetrievalIndex
 from qrelsmith.evaluate.runs import write_run
 build = load_build(sys.argv[1], need=("corpus.jsonl",))
-index = CharNgramIndex(
+index = RetrievalIndex(
     [r.id for r in build.corpus], [f"{r.heading}\\n{r.text}" for r in build.corpus],
     BaselineOptions(), packed=False,
 )
@@ -79,6 +85,7 @@ def main() -> None:
     parser.add_argument(
         "--workers", default="1,2", help="baseline -j values to time, e.g. 1,2 (default)"
     )
+    parser.add_argument("--args", default="", help="more baseline options, e.g. '--method lsa'")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
@@ -92,7 +99,15 @@ def main() -> None:
         runs: list[Path] = []
         for workers in args.workers.split(","):
             new = root / f"new-j{workers}.trec"
-            command = ["baseline", str(folder), "--out", str(new), "-j", workers]
+            command = [
+                "baseline",
+                str(folder),
+                "--out",
+                str(new),
+                "-j",
+                workers,
+                *args.args.split(),
+            ]
             wall, cpu, peak = timed([sys.executable, "-m", "qrelsmith", *command])
             name = f"qrelsmith baseline -j {workers}"
             print(f"{name:<40} {wall:8.1f} s wall {cpu:8.1f} s CPU {peak:8.0f} MB")

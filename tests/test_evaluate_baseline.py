@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from qrelsmith.config import BaselineOptions
-from qrelsmith.evaluate import baseline
-from qrelsmith.evaluate.baseline import CharNgramIndex, packed_counts, prepare
+from qrelsmith.evaluate import baseline, ngrams
+from qrelsmith.evaluate.baseline import RetrievalIndex
+from qrelsmith.evaluate.ngrams import packed_counts, prepare
 from qrelsmith.evaluate.runs import write_lines, write_run
 
 TEXTS = [
@@ -40,7 +41,7 @@ QUERIES = {
 
 def written(options: BaselineOptions, *, packed: bool) -> str:
     ids = [f"d{i:02d}" for i in range(len(TEXTS))]
-    index = CharNgramIndex(ids, TEXTS, options, packed=packed)
+    index = RetrievalIndex(ids, TEXTS, options, packed=packed)
     out = io.StringIO()
     write_run(out, index.search(QUERIES, 5), "t")
     return out.getvalue()
@@ -62,11 +63,11 @@ def test_the_index_is_the_same_however_cut_in_chunks_and_ranges(
     """Chunks of a few texts (later ones hold n-grams outside the ranges drawn from the
     first) and any number of ranges fill the same matrix, and write scikit-learn's run."""
     options = BaselineOptions()
-    whole = CharNgramIndex([f"d{i:02d}" for i in range(len(TEXTS))], TEXTS, options)
-    monkeypatch.setattr(baseline, "CHUNK_CHARS", chunk_chars)
+    whole = RetrievalIndex([f"d{i:02d}" for i in range(len(TEXTS))], TEXTS, options)
+    monkeypatch.setattr(ngrams, "CHUNK_CHARS", chunk_chars)
     monkeypatch.setattr(baseline, "RANGES", ranges)
-    cut = CharNgramIndex([f"d{i:02d}" for i in range(len(TEXTS))], TEXTS, options)
-    first, second = whole._packed.matrix, cut._packed.matrix
+    cut = RetrievalIndex([f"d{i:02d}" for i in range(len(TEXTS))], TEXTS, options)
+    first, second = whole.scorer.matrix, cut.scorer.matrix
     assert first.shape == second.shape and first.nnz == second.nnz > 100
     for name in ("data", "indices", "indptr"):
         assert np.array_equal(getattr(first, name), getattr(second, name))
@@ -103,14 +104,14 @@ def test_counts_are_the_ngrams_of_the_prepared_text() -> None:
 
 def test_ties_at_the_cut_keep_the_larger_ids_in_trec_eval_order() -> None:
     ids = [f"s{i}" for i in range(10)]
-    index = CharNgramIndex(ids, ["same words here"] * 10, BaselineOptions())
+    index = RetrievalIndex(ids, ["same words here"] * 10, BaselineOptions())
     ranked = index.search({"q": "same words"}, 3)["q"]
     assert [doc for doc, _ in ranked] == ["s9", "s8", "s7"]
     assert len({score for _, score in ranked}) == 1
 
 
 def test_a_corpus_without_ngrams_retrieves_nothing() -> None:
-    index = CharNgramIndex(["a", "b"], ["x", ""], BaselineOptions())
+    index = RetrievalIndex(["a", "b"], ["x", ""], BaselineOptions())
     assert index.search({"q": "xy"}, 5) == {"q": []}
 
 
@@ -118,7 +119,7 @@ def test_scores_are_rounded_as_written() -> None:
     # 2.5e-6 is written 0.000003, 3.5e-6 0.000003 (the doubles are just above and below the
     # half), though rint(x * 1e6) makes them 2 and 4 millionths
     scores = np.array([[2.5e-6, 3.5e-6, 2.5e-7, 1.2345675, 3.0e-6]])
-    index = CharNgramIndex(list("abcde"), ["ab"] * 5, BaselineOptions())
+    index = RetrievalIndex(list("abcde"), ["ab"] * 5, BaselineOptions())
     ranked = index._top(scores, 5)[0]
     # what Python's round and string order say: score as written down, then id down
     expected = sorted(
@@ -140,7 +141,7 @@ def _brute_force(ids: list[str], row: np.ndarray, k: int) -> list[tuple[str, flo
 def test_top_k_is_the_full_sort_of_every_document() -> None:
     rng = np.random.default_rng(3)
     ids = [f"a{i % 7}.html#{i}" for i in range(300)]
-    index = CharNgramIndex(ids, ["ab"] * len(ids), BaselineOptions())
+    index = RetrievalIndex(ids, ["ab"] * len(ids), BaselineOptions())
     # many ties and near-ties of the written value, zeros, and rows with few positives
     scores = np.round(rng.random((12, 300)) * 3, int(rng.integers(1, 8)))
     scores += rng.choice([0.0, 1e-7, 4e-7], scores.shape)
@@ -152,17 +153,17 @@ def test_top_k_is_the_full_sort_of_every_document() -> None:
 
 
 def test_a_near_tie_below_the_bound_still_wins_by_id() -> None:
-    index = CharNgramIndex(["a", "b"], ["ab", "ab"], BaselineOptions())
+    index = RetrievalIndex(["a", "b"], ["ab", "ab"], BaselineOptions())
     # both are written 1.000000; "b" sorts first though its raw score is lower
     assert index._top(np.array([[1.0000001, 1.0]]), 1) == [[("b", 1.0)]]
 
 
-def _many_queries() -> tuple[CharNgramIndex, dict[str, str]]:
+def _many_queries() -> tuple[RetrievalIndex, dict[str, str]]:
     rng = np.random.default_rng(5)
     alphabet = list("あいうえおかきくけこさしすせそabcdef")
     texts = ["".join(rng.choice(alphabet, int(rng.integers(5, 60)))) for _ in range(120)]
     ids = [f"p{i % 9}.html#{i}" for i in range(len(texts))]
-    index = CharNgramIndex(ids, texts, BaselineOptions())
+    index = RetrievalIndex(ids, texts, BaselineOptions())
     # more than three batches, so both processes get several; qids not in sorted order
     queries = {f"q{(i * 37) % 1000}": texts[int(rng.integers(0, 120))][3:9] for i in range(230)}
     return index, queries
@@ -209,8 +210,8 @@ def test_a_chunk_too_large_for_one_key_is_counted_in_halves_in_either_order() ->
     texts = [
         "".join(alphabet[(i * 12 + j) % len(alphabet)] for j in range(12)) for i in range(8000)
     ]
-    doc, packed, counts = baseline._packed_chunk(texts, (1, 3))
-    doc2, packed2, counts2 = baseline._packed_chunk(texts, (1, 3), by_ngram=True)
+    doc, packed, counts = ngrams._packed_chunk(texts, (1, 3))
+    doc2, packed2, counts2 = ngrams._packed_chunk(texts, (1, 3), by_ngram=True)
     by_doc = np.stack([doc, packed, counts], axis=1)
     by_ngram = np.stack([doc2, packed2, counts2], axis=1)
     assert len(by_doc) == 8000 * (12 + 11 + 10)
@@ -224,9 +225,9 @@ def test_rows_are_the_sparse_products_doubles() -> None:
     rng = np.random.default_rng(11)
     alphabet = list("あいうえおかきくけこさしすせそたちつてとabcdefgh")
     texts = ["".join(rng.choice(alphabet, int(rng.integers(20, 400)))) for _ in range(400)]
-    index = CharNgramIndex([f"d{i}" for i in range(len(texts))], texts, BaselineOptions())
+    index = RetrievalIndex([f"d{i}" for i in range(len(texts))], texts, BaselineOptions())
     queries = ["".join(rng.choice(alphabet, int(rng.integers(0, 40)))) for _ in range(150)]
-    rows = np.array(list(index._packed.rows(queries)))
-    product = index._packed.score(queries).toarray()
+    rows = np.array(list(index.scorer.rows(queries)))
+    product = index.scorer.score(queries).toarray()
     assert rows.shape == product.shape and (product > 0).sum() > 10_000
     assert np.array_equal(rows, product)

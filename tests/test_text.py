@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
+import pytest
+
 from qrelsmith.text import (
     alphanumeric,
+    bm25_idf,
+    bm25_norm,
+    bm25_weight,
     comparable,
     fold_accents,
     fold_case,
@@ -63,3 +70,19 @@ def test_fold_space_gives_the_rewrite_s_answer_for_every_odd_character() -> None
     for character in unusual:
         for text in (character, f"a{character}b", f" x {character}\n{character} y\t"):
             assert fold_space(text) == rewritten(text), hex(ord(character))
+
+
+def test_bm25_is_lucenes_formula_for_numbers_and_arrays() -> None:
+    """idf = ln(1 + (N - df + 0.5) / (df + 0.5)); a term's score idf x tf x (k1 + 1) /
+    (tf + k1 x (1 - b + b x length / average)), worked by hand for N = 10, df = 2, tf = 3,
+    length 20 of average 10, k1 = 1.2, b = 0.75."""
+    import numpy as np
+
+    idf = bm25_idf(10, 2)
+    assert idf == pytest.approx(math.log(4.4), abs=1e-15)
+    norm = bm25_norm(20, 10.0, 1.2, 0.75)
+    assert norm == pytest.approx(1.2 * 1.75, abs=1e-15)
+    assert bm25_weight(idf, 3, norm, 1.2) == pytest.approx(math.log(4.4) * 6.6 / 5.1, abs=1e-12)
+    many = bm25_weight(bm25_idf(10, np.array([2.0, 9.0]), np.log1p), 3, norm, 1.2)
+    assert many[0] == pytest.approx(math.log(4.4) * 6.6 / 5.1, abs=1e-12)
+    assert many[1] == pytest.approx(math.log(1 + 1.5 / 9.5) * 6.6 / 5.1, abs=1e-12)

@@ -35,7 +35,8 @@ from . import patterns
 from .errors import UsageError
 from .patterns import TAG_NAME
 
-Method = Literal["bm25", "tfidf"]
+Method = Literal["bm25", "tfidf", "lsa", "dense"]  # evaluate.baseline.METHODS
+QueryForm = Literal["raw", "prefixed"]
 Gains = Literal["linear", "exp"]
 Draw = Literal["article", "query"]
 View = Literal["strict", "graded", "exp"]
@@ -291,6 +292,14 @@ class BaselineOptions(_Options):
     k1: float = Field(default=patterns.BM25_K1, ge=0)
     b: float = Field(default=patterns.BM25_B, ge=0, le=1)
     k: int = Field(default=patterns.BASELINE_DEPTH, ge=1, description="results per query")
+    dims: int = Field(
+        default=patterns.LSA_DIMS, ge=1, description="LSA dimensions (TruncatedSVD components)"
+    )
+    queries: QueryForm = Field(
+        default="raw",
+        description="raw: the queries as written; prefixed: each after its article's subject "
+        "(the title before a separator)",
+    )
 
     @field_validator("ngrams", mode="before")
     @classmethod
@@ -306,8 +315,21 @@ class BaselineOptions(_Options):
 
     @property
     def tag(self) -> str:
-        """The run tag, naming the method and n-grams, e.g. ``bm25-c2-3``."""
-        return f"{self.method}-c{self.ngrams[0]}-{self.ngrams[1]}"
+        """The run tag, naming every parameter the method reads: the method, its n-grams
+        (``c2-3``), k1 and b where they differ from the defaults (``b0.3``), LSA's dims
+        (``d256``) and prefixed queries (``prefixed``): ``bm25-c2-3`` is the default, and two
+        runs share a tag only when they are the same setting."""
+        parts: list[str] = [self.method]
+        if self.method != "dense":  # the encoder reads whole texts
+            parts.append(f"c{self.ngrams[0]}-{self.ngrams[1]}")
+        if self.method == "bm25":
+            parts += [f"k1{self.k1!r}"] if self.k1 != patterns.BM25_K1 else []
+            parts += [f"b{self.b!r}"] if self.b != patterns.BM25_B else []
+        if self.method == "lsa":
+            parts.append(f"d{self.dims}")
+        if self.queries != "raw":
+            parts.append(self.queries)
+        return "-".join(parts)
 
 
 class Config(_Options):

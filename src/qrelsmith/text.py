@@ -4,12 +4,22 @@ Every comparison of text starts from ``fold_case`` (NFKC, so full-width letters 
 meet their ASCII forms, then case folding); ``comparable`` also drops Latin accents,
 ``squashed`` all white space, ``alphanumeric`` white space and punctuation, ``heading_key``
 numbering, brackets and edge punctuation. No stage normalises text on its own.
+
+And Okapi BM25, written once for the two stages that score text with it: Lucene's idf
+(``bm25_idf``), each document's saturation point (``bm25_norm``) and a term's score
+(``bm25_weight``). They take numbers or numpy arrays alike: the matcher's content evidence
+(``labelling.content.SectionText``) scores one article's sections one term at a time, the baseline
+retriever (``evaluate.baseline``) a whole corpus as arrays, with the same operations in the
+same order (only the logarithm differs by kind: ``math.log1p`` for a number, ``numpy.log1p``
+for an array; numpy is not imported here, a build never loads it).
 """
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -192,3 +202,20 @@ def is_light_unit(unit: str) -> bool:
     """A unit carrying little meaning: a bigram with hiragana in it (particles, okurigana,
     the seam between a particle and the next word: "の原", "を使") or a generic word."""
     return unit in _GENERIC or bool(_HIRAGANA.search(unit))
+
+
+def bm25_idf(documents: Any, df: Any, log1p: Callable[[Any], Any] = math.log1p) -> Any:
+    """Lucene's idf, ln(1 + (N - df + 0.5) / (df + 0.5)), of terms found in ``df`` of
+    ``documents`` documents (always > 0); pass ``numpy.log1p`` for arrays."""
+    return log1p((documents - df + 0.5) / (df + 0.5))
+
+
+def bm25_norm(lengths: Any, average: float, k1: float, b: float) -> Any:
+    """k1 x (1 - b + b x length / average): the saturation point of each document's tf."""
+    return k1 * (1.0 - b + b * lengths / average)
+
+
+def bm25_weight(idf: Any, tf: Any, norm: Any, k1: float) -> Any:
+    """A term's BM25 score in a document: its ``idf`` (times any weight of the term) x its
+    frequency ``tf`` saturated against the document's ``bm25_norm``."""
+    return idf * tf * (k1 + 1.0) / (tf + norm)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
 from ..config import BaselineOptions, Draw, EvalOptions, EvalRequest, View
 from ..errors import DataError, UsageError
-from ..patterns import CHECK_DEPTH, CURVE_CUTOFFS
+from ..patterns import BASELINE_PRESETS, CHECK_DEPTH, CURVE_CUTOFFS
 from ..store.buildfolder import build_topics, iter_records, load_build, no_query_line
 from ..store.files import atomic_open, dumps
 from ..store.layout import CORPUS, GOLDEN, QRELS, QUERIES
@@ -49,15 +50,26 @@ def _ngrams(text: str) -> tuple[int, int]:
 
 
 def run_baseline(args: argparse.Namespace) -> int:
-    """Retrieve the top k sections of every query with the character n-gram baseline."""
-    from ..evaluate.baseline import indexed_texts, search_lines
+    """Retrieve the top k sections of every query with a baseline retriever (or a preset's)."""
+    from ..evaluate.baseline import indexed_texts, prefixed_topics, preset_options, search_lines
     from ..evaluate.runs import write_lines
     from ..models import CorpusRecord
     from ..run.parallel import default_workers
 
-    options = override(config_of(args).baseline, args, ("method", "ngrams", "k1", "b", "k"))
+    names = ("method", "ngrams", "k1", "b", "dims", "k", "queries")
+    options = override(config_of(args).baseline, args, names)
+    runs = {args.out: options}
+    if args.preset is not None:
+        given = [f"--{name}" for name in names[:5] if getattr(args, name) is not None]
+        if given:
+            raise UsageError(f"--preset {args.preset} sets {', '.join(given)}: leave them out")
+        if args.out == "-":
+            raise UsageError("--preset writes several runs: --out must be a folder")
+        folder = Path(args.out)
+        presets = preset_options(args.preset, options)
+        runs = {str(folder / f"{name}.trec"): run for name, run in presets.items()}
     build = load_build(args.dir, need=(CORPUS,), only_articles=())  # the queries, no section
-    if args.out != "-":  # atomic_open would put the run in place of the file it reads
+    if args.out != "-" and args.preset is None:  # atomic_open would put the run in its place
         read = [build.folder / name for name in (CORPUS, QUERIES, GOLDEN)]
         refuse_input_as_output(
             args.out,
@@ -66,16 +78,28 @@ def run_baseline(args: argparse.Namespace) -> int:
         )
     topics = build_topics(build, args.dir)
     # only the sections' ids and text are needed: each record is let go once read
-    doc_ids, texts = indexed_texts(iter_records(build.folder / CORPUS, CorpusRecord))
+    subjects: dict[str, str] | None = {} if options.queries == "prefixed" else None
+    doc_ids, texts = indexed_texts(iter_records(build.folder / CORPUS, CorpusRecord), subjects)
+    if subjects is not None:
+        topics, missing = prefixed_topics(topics, build.qrels, subjects)
+        if missing:
+            warn(f"{missing} of {len(topics)} queries have no judged section: left unprefixed")
     del build
     workers = args.workers or default_workers()
-    run = search_lines(doc_ids, texts, topics, options, workers)
-    if args.out == "-":
-        write_lines(sys.stdout, run)
-    else:
-        with atomic_open(args.out) as handle:
-            lines = write_lines(handle, run)
-        say(f"{len(topics)} queries, {lines} lines -> {args.out} ({options.tag})")
+    if args.preset is not None:
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+    for out, run_options in runs.items():
+        # search_lines lets the texts go once indexed: each run but the last gets a copy
+        last = out == list(runs)[-1]
+        lines_of = search_lines(
+            doc_ids, texts if last else list(texts), topics, run_options, workers
+        )
+        if out == "-":
+            write_lines(sys.stdout, lines_of)
+            continue
+        with atomic_open(out) as handle:
+            lines = write_lines(handle, lines_of)
+        say(f"{len(topics)} queries, {lines} lines -> {out} ({run_options.tag})")
     return 0
 
 
@@ -306,14 +330,22 @@ def _register_baseline(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "baseline",
         formatter_class=FORMATTER,
-        help="character n-gram BM25/TF-IDF run over corpus.jsonl",
-        description="Retrieve sections for every query of DIR with a character n-gram "
-        "retriever (NFKC, lower case; no tokenizer needed) and write a TREC run.",
+        help="BM25/TF-IDF/LSA/dense baseline run over corpus.jsonl",
+        description="Retrieve sections for every query of DIR with a baseline retriever "
+        "(character n-grams after NFKC and lower case, so no tokenizer is needed; or sentence "
+        "embeddings) and write a TREC run, tagged with every parameter of its setting.",
         epilog="example:\n  qrelsmith baseline out/ --out runs/bm25.trec --k 100\n"
-        "  qrelsmith baseline out/ --out - --method tfidf --ngrams 2-3 | head",
+        "  qrelsmith baseline out/ --out - --method tfidf --ngrams 2-3 | head\n"
+        "  qrelsmith baseline out/ --out runs/lsa.trec --method lsa --ngrams 2 --dims 128\n"
+        "  qrelsmith baseline out/ --preset study --queries prefixed --out runs/prefixed/",
     )
     p.add_argument("dir", metavar="DIR", help="build folder (corpus.jsonl, queries.tsv)")
-    p.add_argument("--out", required=True, metavar="RUN.trec", help="run file, '-' for stdout")
+    p.add_argument(
+        "--out",
+        required=True,
+        metavar="RUN.trec",
+        help="run file, '-' for stdout (with --preset: a folder)",
+    )
     p.add_argument(
         "--k",
         type=positive,
@@ -324,7 +356,9 @@ def _register_baseline(subparsers: Any) -> None:
         "--method",
         choices=choices(BaselineOptions, "method"),
         default=None,
-        help=f"bm25 or tfidf (sublinear tf, cosine) (default: config, {BASELINE.method})",
+        help="bm25; tfidf (sublinear tf, cosine); lsa (TF-IDF over the 30,000 most frequent "
+        "n-grams, TruncatedSVD to --dims, cosine); dense (cosine of the [semantic] extra's "
+        f"sentence embeddings) (default: config, {BASELINE.method})",
     )
     p.add_argument(
         "--ngrams",
@@ -337,6 +371,24 @@ def _register_baseline(subparsers: Any) -> None:
         "--k1", type=float, default=None, help=f"BM25 k1 (default: config, {BASELINE.k1})"
     )
     p.add_argument("--b", type=float, default=None, help=f"BM25 b (default: config, {BASELINE.b})")
+    dims = f"LSA dimensions (default: config, {BASELINE.dims})"
+    p.add_argument("--dims", type=positive, default=None, help=dims)
+    p.add_argument(
+        "--queries",
+        choices=choices(BaselineOptions, "queries"),
+        default=None,
+        help="raw: as written; prefixed: each after its article's subject, the title "
+        "before its first ｜, |, ' - ' or ': ' (the qids stay, so eval compares the two) "
+        f"(default: config, {BASELINE.queries})",
+    )
+    p.add_argument(
+        "--preset",
+        choices=tuple(BASELINE_PRESETS),
+        default=None,
+        help="write a named set of runs into the folder --out: study = the seed's six "
+        "settings as bm25_2, bm25_23, bm25_2_b03, tfidf_23, lsa_128, lsa_256 .trec "
+        "(--k, --queries and --workers apply)",
+    )
     p.add_argument(
         "--workers",
         "-j",

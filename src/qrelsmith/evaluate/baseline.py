@@ -1,4 +1,9 @@
-"""A character n-gram baseline retriever: BM25 or TF-IDF over the corpus sections.
+"""The baseline retrievers of `qrelsmith baseline`: a registry of methods, one ranker for all.
+
+``METHODS`` maps a method name to what builds its ``Scorer`` from the sections' texts: BM25
+and TF-IDF (here), LSA (``lsa``) and dense embeddings (``dense``). Every scorer gives each
+query of a batch a row of scores over the documents; ``RetrievalIndex`` ranks them (top k,
+trec_eval's order of ties, the written score) and searches the queries in parallel parts.
 
 Text is NFKC-normalised and case-folded (``text.fold_case``), runs of white space become one
 space, and the text is cut into character n-grams (2 and 3 by default), so Japanese, Korean
@@ -6,15 +11,15 @@ and Chinese need no tokenizer. The BM25 here is Lucene's (idf = ln(1 + (N - df +
 (df + 0.5))), with each distinct query n-gram counted once, over a terms x documents matrix
 of BM25 weights built once. A query's scores are the sum of its terms' rows of that matrix.
 
-BM25 with n-grams of at most 3 characters counts with numpy, not scikit-learn: an n-gram is
-packed into one integer whose order is the strings' order (21 bits per code point, so the
-terms, their weights and the order in which a score is summed are those of scikit-learn's
-CountVectorizer, and the runs are the same to the byte). Counting 100k sections this way is
-~10x faster than CountVectorizer's Python strings, and holds no string per n-gram. The
-matrix is filled one range of n-grams at a time (``_PackedBm25``), so the chunks' counts are
-let go as it fills; a query's row is summed by one ``np.bincount`` over its terms' postings,
-which adds each document's weights in the order the sparse product adds them (the same
-doubles, ~2x faster). TF-IDF and longer n-grams keep scikit-learn's vectorizers and the
+BM25 with n-grams of at most 3 characters counts with numpy (``ngrams``), not scikit-learn:
+an n-gram is packed into one integer whose order is the strings' order (21 bits per code
+point, so the terms, their weights and the order in which a score is summed are those of
+scikit-learn's CountVectorizer, and the runs are the same to the byte). Counting 100k sections
+this way is ~10x faster than CountVectorizer's Python strings, and holds no string per n-gram.
+The matrix is filled one range of n-grams at a time (``_PackedBm25``), so the chunks' counts
+are let go as it fills; a query's row is summed by one ``np.bincount`` over its terms'
+postings, which adds each document's weights in the order the sparse product adds them (the
+same doubles, ~2x faster). TF-IDF and longer n-grams keep scikit-learn's vectorizers and the
 sparse product.
 
 Why not bm25s: its weights are float32 and its BM25 variants differ in the tf term, so its
@@ -27,10 +32,9 @@ the k-th place, of documents with the same written score the larger ids are kept
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -38,8 +42,10 @@ from scipy import sparse
 
 from ..config import BaselineOptions
 from ..models import CorpusRecord
+from ..patterns import BASELINE_PRESETS, SUBJECT_SEPARATORS
 from ..run.parallel import ForkedPart
-from ..text import fold_case
+from ..text import bm25_idf, bm25_norm, bm25_weight, fold_case
+from .ngrams import PACKED_N, packed_counts
 from .runs import Run, ranking_lines
 
 #: One batch's rankings: row bounds into the next two, document numbers, written millionths.
@@ -56,18 +62,9 @@ def _as_is(batch: Sequence[str], ranked: _Ranked) -> tuple[Sequence[str], _Ranke
 #: sections is 51 MB dense, ~80 MB as the product's sparse result).
 BATCH = 64
 
-#: Characters counted at once when building the index: bounds the n-gram work arrays (~100
-#: bytes a character at their peak) at ~50 MB whatever the corpus size.
-CHUNK_CHARS = 500_000
-
 #: Ranges of n-grams the weight matrix is filled in, one after the other: the postings kept
 #: for a range are let go as its block of the matrix fills.
 RANGES = 8
-
-#: The longest n-gram packed into one 63-bit integer (21 bits a code point).
-PACKED_N = 3
-
-_WHITE_SPACES = re.compile(r"\s\s+")  # scikit-learn's, so the n-grams are its n-grams
 
 
 def parse_ngrams(value: str) -> tuple[int, int]:
@@ -80,67 +77,6 @@ def parse_ngrams(value: str) -> tuple[int, int]:
     if pair[0] < 1 or pair[1] < pair[0]:
         raise ValueError(f"n-gram range must look like 2-3, not {value!r}")
     return pair
-
-
-def prepare(text: str) -> str:
-    """The text whose n-grams are counted: folded, white-space runs as one space."""
-    return _WHITE_SPACES.sub(" ", fold_case(text))
-
-
-def _packed_chunk(
-    texts: Sequence[str], ngrams: tuple[int, int], by_ngram: bool = False
-) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """(document, packed n-gram, count) of every distinct n-gram of each text, sorted by
-    document then n-gram (``by_ngram``: by n-gram, then document). A code point c is the digit
-    c + 1 in 21 bits; a missing one is 0, so a shorter n-gram sorts before the longer ones it
-    begins, as strings do."""
-    empty = np.zeros(0, dtype=np.int64)
-    lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
-    if not lengths.sum():
-        return empty, empty, empty
-    codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    # within the chunk, code points as ranks of a small alphabet: (doc, n-gram) fits one int64
-    # the code points present, and each one's rank among them (a table, not a sort)
-    present = np.zeros(int(codes.max()) + 1, dtype=np.int64)
-    present[codes] = 1
-    alphabet = np.flatnonzero(present)
-    digits = np.cumsum(present)[codes]  # rank + 1
-    base = len(alphabet) + 1
-    if len(texts) > 1 and len(texts) * base**PACKED_N >= 1 << 62:
-        half = len(texts) // 2  # too many documents or characters for one int64 key
-        first = _packed_chunk(texts[:half], ngrams, by_ngram)
-        second = _packed_chunk(texts[half:], ngrams, by_ngram)
-        doc = np.concatenate([first[0], second[0] + half])
-        packed = np.concatenate([first[1], second[1]])
-        counts = np.concatenate([first[2], second[2]])
-        if by_ngram:  # the halves merged: by n-gram, documents in order (first half first)
-            order = np.argsort(packed, kind="stable")
-            doc, packed, counts = doc[order], packed[order], counts[order]
-        return doc, packed, counts
-    ends = np.repeat(np.cumsum(lengths), lengths)
-    docs = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
-    positions = np.arange(len(codes), dtype=np.int64)
-    parts = []
-    for n in range(ngrams[0], ngrams[1] + 1):
-        local = digits * base ** (PACKED_N - 1)
-        for offset in range(1, n):
-            local[:-offset] += digits[offset:] * base ** (PACKED_N - 1 - offset)
-        valid = positions + n <= ends
-        if by_ngram:
-            parts.append(local[valid] * len(texts) + docs[valid])
-        else:
-            parts.append(docs[valid] * base**PACKED_N + local[valid])
-    combined, counts = np.unique(np.concatenate(parts), return_counts=True)
-    if by_ngram:
-        local, doc = np.divmod(combined, len(texts))
-    else:
-        doc, local = np.divmod(combined, base**PACKED_N)
-    packed = np.zeros(len(local), dtype=np.int64)
-    for place in range(PACKED_N):
-        digit = (local // base ** (PACKED_N - 1 - place)) % base
-        code = np.where(digit > 0, alphabet[np.maximum(digit - 1, 0)].astype(np.int64) + 1, 0)
-        packed |= code << (21 * (PACKED_N - 1 - place))
-    return doc, packed, counts.astype(np.int64)
 
 
 def _give_back() -> None:
@@ -162,29 +98,6 @@ def _give_back() -> None:
 
 
 _TRIM: Any = None
-
-
-def _chunks(texts: Sequence[str]) -> Iterator[tuple[int, int]]:
-    """[start, end) ranges of texts holding about CHUNK_CHARS characters each."""
-    start = 0
-    while start < len(texts):
-        end, chars = start, 0
-        while end < len(texts) and (chars < CHUNK_CHARS or end == start):
-            chars += len(texts[end])
-            end += 1
-        yield start, end
-        start = end
-
-
-def packed_counts(
-    texts: Sequence[str], ngrams: tuple[int, int], by_ngram: bool = False
-) -> Iterator[tuple[int, int, NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]]:
-    """Per chunk of texts [start, end), prepared there (so no prepared copy of a whole corpus
-    is held): (start, end, document, packed n-gram, count), in ``_packed_chunk``'s order."""
-    for start, end in _chunks(texts):
-        prepared = [prepare(t) for t in texts[start:end]]
-        doc, packed, counts = _packed_chunk(prepared, ngrams, by_ngram)
-        yield start, end, doc + start, packed, counts
 
 
 class _Piece(NamedTuple):
@@ -273,9 +186,9 @@ class _PackedBm25:
         data = np.empty(entries, dtype=np.float64)
         indices = np.empty(entries, dtype=index)
         k1, b = options.k1, options.b
-        # the expressions of _bm25_weights, in its order, so every weight is the same double
+        # the expressions of _bm25_weights (text's bm25_*), so every weight is the same double
         average = lengths.mean() if docs else 1.0
-        row_norm = k1 * (1.0 - b + b * lengths / (average or 1.0))
+        row_norm = bm25_norm(lengths, average or 1.0, k1, b)
         low, offset = 0, 0
         for part in range(RANGES):
             high = (
@@ -287,7 +200,7 @@ class _PackedBm25:
             df = np.zeros(high - low, dtype=np.int64)
             for piece in block:
                 df[term_of[piece.ids] - low] += piece.runs  # an n-gram once a piece
-            idf = np.log1p((docs - df + 0.5) / (df + 0.5))
+            idf = bm25_idf(docs, df, np.log1p)
             filled = offset + np.concatenate([[0], np.cumsum(df)[:-1]]).astype(np.int64)
             indptr[low + 1 : high + 1] = offset + np.cumsum(df)
             offset += int(df.sum())
@@ -299,7 +212,7 @@ class _PackedBm25:
                 slots = np.repeat(filled[terms] - before, runs) + np.arange(len(piece.owner))
                 owner = piece.owner.astype(index) + piece.start
                 tf = piece.tally.astype(np.float64)
-                data[slots] = np.repeat(idf[terms], runs) * tf * (k1 + 1.0) / (tf + row_norm[owner])
+                data[slots] = bm25_weight(np.repeat(idf[terms], runs), tf, row_norm[owner], k1)
                 indices[slots] = owner
                 filled[terms] += runs
                 del piece, terms, runs, before, slots, owner, tf
@@ -353,8 +266,92 @@ class _PackedBm25:
             yield np.asarray(np.bincount(postings, weights=weights, minlength=docs), np.float64)
 
 
-class CharNgramIndex:
-    """A retrieval index over (id, text) documents."""
+class Scorer(Protocol):
+    """What a retrieval method builds from the documents' texts: every document's score for
+    each query of a batch (a row of doubles per query, in document order). Higher is
+    better; a document scoring 0 or less is never ranked."""
+
+    def rows(self, queries: list[str]) -> Iterable[NDArray[np.float64]]:
+        """One row of scores per query, in order."""
+        ...
+
+
+#: A retrieval method: (the documents' texts, the options, the processes it may use) -> its
+#: scorer.
+Method = Callable[[Sequence[str], BaselineOptions, int], Scorer]
+
+
+class _Vectorized:
+    """A scorer over one of scikit-learn's vectorizers: the queries' vectors (0/1 for BM25,
+    whose weights are the documents') times the terms x documents matrix."""
+
+    def __init__(self, vectorizer: Any, doc_matrix: sparse.csr_matrix, binary: bool):
+        self.vectorizer = vectorizer
+        self.matrix = doc_matrix
+        self.binary = binary
+
+    def score(self, queries: list[str]) -> sparse.csr_matrix:
+        """Queries x documents, sparse."""
+        present = sparse.csr_matrix(self.vectorizer.transform(queries))
+        if self.binary:
+            present.data[:] = 1.0
+        return sparse.csr_matrix(present @ self.matrix)
+
+    def rows(self, queries: list[str]) -> NDArray[np.float64]:
+        return np.asarray(self.score(queries).toarray())
+
+
+def _bm25(texts: Sequence[str], options: BaselineOptions, workers: int = 1) -> Scorer:
+    """BM25 over character n-grams: numpy's packed index up to PACKED_N characters."""
+    if options.ngrams[1] <= PACKED_N:
+        return _PackedBm25(texts, options)
+    return _sparse_bm25(texts, options)
+
+
+def _sparse_bm25(texts: Sequence[str], options: BaselineOptions) -> _Vectorized:
+    """BM25 over scikit-learn's CountVectorizer (n-grams longer than PACKED_N)."""
+    # imported here: scikit-learn takes ~2 s to import, which every CLI start would pay
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    vectorizer = CountVectorizer(
+        analyzer="char", ngram_range=options.ngrams, preprocessor=fold_case, dtype=np.float64
+    )
+    counts = sparse.csr_matrix(vectorizer.fit_transform(texts), dtype=np.float64)
+    return _Vectorized(vectorizer, _bm25_weights(counts, options.k1, options.b).T.tocsr(), True)
+
+
+def _tfidf(texts: Sequence[str], options: BaselineOptions, workers: int = 1) -> Scorer:
+    """TF-IDF with sublinear tf and cosine (the rows are L2-normalised): the seed's tfidf_23."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    vectorizer = TfidfVectorizer(
+        analyzer="char", ngram_range=options.ngrams, preprocessor=fold_case, sublinear_tf=True
+    )
+    matrix = sparse.csr_matrix(vectorizer.fit_transform(texts)).T.tocsr()
+    return _Vectorized(vectorizer, matrix, False)
+
+
+def _lsa(texts: Sequence[str], options: BaselineOptions, workers: int = 1) -> Scorer:
+    from .lsa import LsaScorer
+
+    return LsaScorer(texts, options)
+
+
+def _dense(texts: Sequence[str], options: BaselineOptions, workers: int = 1) -> Scorer:
+    from .dense import DenseScorer
+
+    return DenseScorer(texts, options, workers)
+
+
+#: The retrieval methods of `qrelsmith baseline --method` (config.Method names the same).
+METHODS: dict[str, Method] = {"bm25": _bm25, "tfidf": _tfidf, "lsa": _lsa, "dense": _dense}
+
+
+class RetrievalIndex:
+    """A retrieval index over (id, text) documents: the scorer of ``options.method`` and the
+    ranker every method shares (top k, trec_eval's order of ties, the written score, the
+    queries searched in parallel parts). ``packed=False`` takes scikit-learn's path for BM25
+    (what the packed index is checked against)."""
 
     def __init__(
         self,
@@ -363,61 +360,22 @@ class CharNgramIndex:
         options: BaselineOptions,
         *,
         packed: bool = True,
+        workers: int = 1,
     ):
         self.doc_ids = list(doc_ids)
         self.options = options
-        self._score: Callable[[list[str]], sparse.csr_matrix]
-        self._rows: Callable[[list[str]], Iterable[NDArray[np.float64]]] = self._dense
         # document ids by rank in string order: the tie-break of the ranking, as integers
         order = sorted(range(len(self.doc_ids)), key=self.doc_ids.__getitem__)
         self._rank = np.empty(len(order), dtype=np.int64)
         self._rank[order] = np.arange(len(order))
         self._rank_bits = max(1, int(len(order)).bit_length())
         self._names = np.array(self.doc_ids, dtype=object)
-        if options.method == "bm25" and options.ngrams[1] <= PACKED_N and packed:
-            self._packed = _PackedBm25(texts, options)
-            self._score = self._packed.score
-            self._rows = self._packed.rows
-            return
-        # imported here: scikit-learn takes ~2 s to import, which every CLI start would pay
-        from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
-
-        if options.method == "bm25":
-            self._vectorizer: CountVectorizer | TfidfVectorizer = CountVectorizer(
-                analyzer="char",
-                ngram_range=options.ngrams,
-                preprocessor=fold_case,
-                dtype=np.float64,
-            )
-            counts = sparse.csr_matrix(self._vectorizer.fit_transform(texts), dtype=np.float64)
-            self._doc_matrix = _bm25_weights(counts, options.k1, options.b).T.tocsr()
-            self._score = self._score_bm25
-        elif options.method == "tfidf":
-            # sublinear tf and cosine (the rows are L2-normalised): the seed's tfidf_23
-            self._vectorizer = TfidfVectorizer(
-                analyzer="char",
-                ngram_range=options.ngrams,
-                preprocessor=fold_case,
-                sublinear_tf=True,
-            )
-            self._doc_matrix = sparse.csr_matrix(self._vectorizer.fit_transform(texts)).T.tocsr()
-            self._score = self._score_tfidf
-        else:
+        if options.method not in METHODS:
             raise ValueError(f"unknown method {options.method!r}")
-
-    def _dense(self, queries: list[str]) -> NDArray[np.float64]:
-        """Queries x documents scores, dense."""
-        return np.asarray(self._score(queries).toarray())
-
-    def _score_bm25(self, queries: list[str]) -> sparse.csr_matrix:
-        present = sparse.csr_matrix(self._vectorizer.transform(queries))
-        present.data[:] = 1.0
-        return sparse.csr_matrix(present @ self._doc_matrix)
-
-    def _score_tfidf(self, queries: list[str]) -> sparse.csr_matrix:
-        return sparse.csr_matrix(
-            sparse.csr_matrix(self._vectorizer.transform(queries)) @ self._doc_matrix
-        )
+        if options.method == "bm25" and not packed:
+            self.scorer: Scorer = _sparse_bm25(texts, options)
+        else:
+            self.scorer = METHODS[options.method](texts, options, workers)
 
     def iter_search(
         self, queries: Mapping[str, str], k: int, workers: int = 1
@@ -463,7 +421,10 @@ class CharNgramIndex:
         if parts < 2:
             yield from self._shaped(queries, qids, k, shape)
             return
-        cuts = [len(qids) * part // parts for part in range(parts + 1)]
+        # parts of whole batches: a batch holds the same queries whatever the number of parts,
+        # so a scorer that encodes a batch together (dense) gives the same doubles
+        batches = -(-len(qids) // BATCH)
+        cuts = [BATCH * (batches * part // parts) for part in range(parts)] + [len(qids)]
         forked = [
             ForkedPart(partial(self._shaped, queries, qids[low:high], k, shape))
             for low, high in zip(cuts[1:-1], cuts[2:], strict=True)
@@ -486,7 +447,7 @@ class CharNgramIndex:
         """Per batch of ``qids``: ``shape`` of the batch and its rankings (``_ranks``)."""
         for start in range(0, len(qids), BATCH):
             batch = qids[start : start + BATCH]
-            yield shape(batch, self._ranks(self._rows([queries[qid] for qid in batch]), k))
+            yield shape(batch, self._ranks(self.scorer.rows([queries[qid] for qid in batch]), k))
 
     def search(self, queries: Mapping[str, str], k: int) -> Run:
         """qid -> top-k (docid, score), best first; documents scoring 0 are left out."""
@@ -566,12 +527,11 @@ def _bm25_weights(counts: sparse.csr_matrix, k1: float, b: float) -> sparse.csr_
     lengths = np.asarray(counts.sum(axis=1)).ravel()
     average = lengths.mean() if docs else 1.0
     df = np.bincount(counts.indices, minlength=counts.shape[1])
-    idf = np.log1p((docs - df + 0.5) / (df + 0.5))
+    idf = bm25_idf(docs, df, np.log1p)
     weights = counts.copy()
-    row_norm = k1 * (1.0 - b + b * lengths / (average or 1.0))
+    row_norm = bm25_norm(lengths, average or 1.0, k1, b)
     per_entry = np.repeat(row_norm, np.diff(weights.indptr))
-    tf = weights.data
-    weights.data = idf[weights.indices] * tf * (k1 + 1.0) / (tf + per_entry)
+    weights.data = bm25_weight(idf[weights.indices], weights.data, per_entry, k1)
     return weights
 
 
@@ -590,15 +550,60 @@ def iter_baseline(
     return search_texts(*indexed_texts(corpus), topics, options)
 
 
-def indexed_texts(corpus: Iterable[CorpusRecord]) -> tuple[list[str], list[str]]:
+def indexed_texts(
+    corpus: Iterable[CorpusRecord], subjects: dict[str, str] | None = None
+) -> tuple[list[str], list[str]]:
     """The ids and the indexed text (heading, a line break, text) of the sections (read once:
-    records streamed from a file are let go one by one)."""
+    records streamed from a file are let go one by one); ``subjects``, when given, gets
+    each section's article subject (``subject`` of its title) by section id."""
     ids: list[str] = []
     texts: list[str] = []
+    of_article: dict[str, str] = {}
     for record in corpus:
         ids.append(record.id)
         texts.append(f"{record.heading}\n{record.text}")
+        if subjects is not None:
+            if record.article_id not in of_article:
+                of_article[record.article_id] = subject(record.title)
+            subjects[record.id] = of_article[record.article_id]
     return ids, texts
+
+
+def subject(title: str) -> str:
+    """An article's subject: its title before the first of SUBJECT_SEPARATORS it holds (in
+    that order), the whole title when none leaves a subject before it."""
+    for separator in SUBJECT_SEPARATORS:
+        head, found, _ = title.partition(separator)
+        if found and head.strip():
+            return head.strip()
+    return title.strip()
+
+
+def prefixed_topics(
+    topics: Mapping[str, str], qrels: Mapping[str, Mapping[str, int]], subjects: Mapping[str, str]
+) -> tuple[dict[str, str], int]:
+    """Each query after its article's subject and a space (the seed's subject-prefixed
+    queries), and how many queries had none and stay as written. A query's article is that
+    of its highest-graded judged section (the first by id on a tie): the section its row
+    named, whose article holds its other judged sections too."""
+    out: dict[str, str] = {}
+    missing = 0
+    for qid, query in topics.items():
+        judged = qrels.get(qid, {})
+        target = min(judged, key=lambda doc: (-judged[doc], doc), default=None)
+        found = subjects.get(target, "") if target is not None else ""
+        out[qid] = f"{found} {query}" if found else query
+        missing += not found
+    return out, missing
+
+
+def preset_options(name: str, base: BaselineOptions) -> dict[str, BaselineOptions]:
+    """The runs of preset ``name``: run name -> options (``base``'s depth and query form)."""
+    kept: dict[str, Any] = {"k": base.k, "queries": base.queries}
+    return {
+        run: BaselineOptions.model_validate({**kept, **setting})
+        for run, setting in BASELINE_PRESETS[name].items()
+    }
 
 
 def search_texts(
@@ -609,10 +614,10 @@ def search_texts(
     workers: int = 1,
 ) -> Iterable[tuple[str, list[tuple[str, float]]]]:
     """Index ``texts`` and search ``topics``, one query at a time (on ``workers`` processes,
-    see ``CharNgramIndex.iter_search``); ``texts`` is emptied once indexed (the index keeps
+    see ``RetrievalIndex.iter_search``); ``texts`` is emptied once indexed (the index keeps
     what the search needs), so a caller holding no other reference frees the corpus text
     before the search."""
-    index = _indexed(doc_ids, texts, options)
+    index = _indexed(doc_ids, texts, options, workers)
     if index is None:
         return ((qid, []) for qid in topics)
     return index.iter_search(topics, options.k, workers)
@@ -628,18 +633,19 @@ def search_lines(
     """``search_texts``' run as ``runs.write_run`` writes it (tag ``options.tag``), in
     (line count, text) chunks for ``runs.write_lines``: each process formats what it
     searched."""
-    index = _indexed(doc_ids, texts, options)
+    index = _indexed(doc_ids, texts, options, workers)
     if index is None:
         return iter(())
     return index.iter_lines(topics, options.k, options.tag, workers)
 
 
 def _indexed(
-    doc_ids: list[str], texts: list[str], options: BaselineOptions
-) -> CharNgramIndex | None:
-    """The index of ``texts`` (then emptied), None without documents."""
+    doc_ids: list[str], texts: list[str], options: BaselineOptions, workers: int
+) -> RetrievalIndex | None:
+    """The index of ``texts`` (then emptied) built on up to ``workers`` processes where its
+    method can share the work out (dense), None without documents."""
     if not doc_ids:
         return None
-    index = CharNgramIndex(doc_ids, texts, options)
+    index = RetrievalIndex(doc_ids, texts, options, workers=workers)
     texts.clear()
     return index

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .. import patterns
 from ..models import Article, Section
-from ..text import is_light_unit, units
+from ..text import bm25_idf, bm25_norm, bm25_weight, is_light_unit, units
 from .evidence import ArticleText
 
 
@@ -66,9 +66,7 @@ class SectionText:
         self._lengths = lengths
         self._average = (sum(lengths) / len(lengths)) if lengths else 0.0
         count = len(self.ids)
-        self._idf = {
-            unit: math.log(1 + (count - n + 0.5) / (n + 0.5)) for unit, n in frequency.items()
-        }
+        self._idf = {unit: bm25_idf(count, n) for unit, n in frequency.items()}
         self._read: tuple[ArticleText, dict[str, Section]] | None = None
 
     @classmethod
@@ -99,14 +97,15 @@ class SectionText:
         k1, b = patterns.BM25_K1, patterns.BM25_B
         scored: list[tuple[str, float]] = []
         for number, counts in enumerate(self._counts):
-            norm = k1 * (1 - b + b * self._lengths[number] / self._average) if self._average else k1
+            length = self._lengths[number]
+            norm = bm25_norm(length, self._average, k1, b) if self._average else k1
             total = 0.0
             for unit, times in query.items():
                 tf = counts.get(unit)
                 if not tf:
                     continue
                 weight = self._idf[unit] * (patterns.LIGHT_WEIGHT if is_light_unit(unit) else 1.0)
-                total += times * weight * tf * (k1 + 1) / (tf + norm)
+                total += bm25_weight(times * weight, tf, norm, k1)
             scored.append((self.ids[number], total))
         order = sorted(range(len(scored)), key=lambda n: (-scored[n][1], n))
         return Ranked(tuple(scored[n] for n in order))
