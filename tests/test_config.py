@@ -27,7 +27,7 @@ def test_defaults_come_from_patterns() -> None:
 def test_the_manifest_dump_holds_every_section_and_loads_back() -> None:
     # report.json's manifest is Config().model_dump(): the effective options, all of them
     dumped = Config().model_dump(mode="json")
-    assert set(dumped) == {"build", "audit", "eval", "baseline"}
+    assert set(dumped) == {"build", "audit", "pool", "eval", "baseline"}
     assert dumped["eval"]["rel"] == patterns.EVAL_REL
     assert Config.model_validate(dumped) == Config()
 

@@ -10,6 +10,9 @@ from ``patterns.py``. Example ``site.toml``::
     [audit]
     size = 60
 
+    [pool]
+    depth = 20
+
     [eval]
     rel = 1
 
@@ -223,6 +226,14 @@ class AuditOptions(_Options):
         return {**patterns.OVERSAMPLE, **value}
 
 
+class PoolOptions(_Options):
+    """``audit pool``: the depth of the pool and the sample of it drawn for review."""
+
+    depth: int = Field(default=patterns.POOL_DEPTH, ge=1, description="each run's top k pooled")
+    size: int = Field(default=patterns.POOL_SIZE, ge=1, description="pooled pairs to draw")
+    seed: int = patterns.AUDIT_SEED
+
+
 class EvalOptions(_Options):
     """Measures and resampling of `qrelsmith eval` (its flags override these)."""
 
@@ -337,6 +348,7 @@ class Config(_Options):
 
     build: BuildOptions = Field(default_factory=BuildOptions)
     audit: AuditOptions = Field(default_factory=AuditOptions)
+    pool: PoolOptions = Field(default_factory=PoolOptions)
     eval: EvalOptions = Field(default_factory=EvalOptions)
     baseline: BaselineOptions = Field(default_factory=BaselineOptions)
 

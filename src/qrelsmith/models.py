@@ -347,6 +347,13 @@ class GoldenQuery(Record):
         description="the query's word overlap with its labelled sections (how easy it is for "
         "a word-matching retriever); absent when the query has no comparison unit",
     )
+    judged: dict[str, int] = Field(
+        default_factory=dict,
+        exclude_if=lambda value: not value,
+        description="documents outside the article that a pooled review judged (audit apply "
+        "of a pool sheet): section id -> grade (2 relevant, 1 partly, 0 judged not relevant); "
+        "absent when none",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -837,7 +844,8 @@ class AlignReport(Record):
 
 # --------------------------------------------------------------------------- audit
 
-ChangeAction = Literal["replaced", "removed", "flagged"]
+#: ``judged``: a pooled review added a judgement of a document outside the article.
+ChangeAction = Literal["replaced", "removed", "flagged", "judged"]
 
 
 class Stratum(Record):
@@ -897,6 +905,16 @@ class ChangelogEntry(Record):
     after: list[str] = Field(description="grade-2 section ids after (empty: query removed)")
     note: str
     where: str = Field(description="the verdict's file and line")
+    docid: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="action 'judged': the judged document (its grade in ``grade``)",
+    )
+    grade: int | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="action 'judged': the grade given (2 relevant, 1 partly, 0 not relevant)",
+    )
 
 
 class PrecisionSummary(Record):
@@ -905,6 +923,82 @@ class PrecisionSummary(Record):
     overall: Estimate
     lenient: Estimate
     by_rule: dict[str, Estimate]
+
+
+class PoolRun(Record):
+    """A run a pool was drawn from: its name (the file given) and the sha256 of its bytes."""
+
+    name: str
+    sha256: str
+
+
+class PooledRow(Record):
+    """One drawn (query, document) pair of the pool and the pool pairs it stands for."""
+
+    qid: str
+    docid: str
+    stratum: str
+    weight: float = Field(description="pool pairs it stands for (0: carried, not pooled)")
+    best_rank: int | None = Field(
+        description="the best rank any run gave it (1 = top); null when only check's signals "
+        "put it in the pool"
+    )
+    runs: int = Field(description="how many of the runs retrieved it in their top depth")
+    signals: list[str] = Field(
+        default_factory=list, description="check's signals naming it (other-article, duplicate)"
+    )
+
+
+class PoolBand(Record):
+    """The pool pairs of one best-rank band: how many, how many drawn."""
+
+    population: int
+    sampled: int
+
+
+class PoolSample(Record):
+    """``audit/pool.json``: the unjudged pooled pairs drawn for review, how, and from what."""
+
+    seed: int
+    depth: int
+    size: int
+    all: bool = Field(description="every pooled pair drawn (--all)")
+    build: str = Field(description="digest of golden.jsonl and qrels.trec the pool left out")
+    runs_id: str = Field(description="digest of the runs and the depth (the sheet's runs cell)")
+    golden_sha256: str
+    runs: list[PoolRun]
+    pool_size: int = Field(description="unjudged (query, document) pairs in the pool")
+    strata: dict[str, Stratum]
+    bands: dict[str, PoolBand] = Field(description="best-rank band -> its pairs")
+    rows: list[PooledRow]
+
+    @property
+    def sample_id(self) -> str:
+        """A short id of this draw, for the page's saved progress."""
+        digest = hashlib.sha256(self.model_dump_json().encode("utf-8")).hexdigest()
+        return digest[:16]
+
+
+class BandCompleteness(Record):
+    """One best-rank band (or the whole pool): the share relevant and the pairs missing."""
+
+    population: int = Field(description="unjudged pooled pairs in the band")
+    relevant: Estimate = Field(description="share judged relevant or partly (weighted)")
+    missing: float = Field(description="estimated relevant pairs missing: population x share")
+    missing_low: float
+    missing_high: float
+
+
+class Completeness(Record):
+    """How complete the qrels are: estimated from a pooled review of unjudged pairs."""
+
+    depth: int
+    runs: list[str]
+    overall: BandCompleteness
+    bands: dict[str, BandCompleteness]
+    decided: int
+    unsure: int
+    open_rows: int
 
 
 class ReviewSummary(Record):
@@ -917,8 +1011,15 @@ class ReviewSummary(Record):
         "(audit sample: a sheet whose hash is here has been applied)",
     )
     golden_sha256: str
-    precision: PrecisionSummary
+    precision: PrecisionSummary | None = Field(
+        description="label precision; null when only pool sheets were applied"
+    )
     changes: int
+    completeness: Completeness | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="with pool sheets: the share of unjudged pooled documents that are relevant",
+    )
 
 
 # --------------------------------------------------------------------------- diff of two builds
@@ -979,6 +1080,16 @@ class CarriedVerdict(Record):
     note: str = ""
 
 
+class CarriedPoolVerdict(Record):
+    """A pooled (query, document) verdict of the older build that still holds: the query and
+    the document's heading and text are unchanged (``docid`` is the new build's id)."""
+
+    qid: str
+    docid: str
+    verdict: str
+    note: str = ""
+
+
 class Rereview(Record):
     """A reviewed query whose verdict does not carry over, and why."""
 
@@ -1031,3 +1142,8 @@ class DiffReport(Record):
     verdicts_from: list[str] = Field(description="the older build's verdict files read")
     carried: list[CarriedVerdict]
     rereview: list[Rereview]
+    carried_pool: list[CarriedPoolVerdict] = Field(
+        default_factory=list,
+        exclude_if=lambda value: not value,
+        description="pool verdicts of the older build that still hold (absent when none)",
+    )

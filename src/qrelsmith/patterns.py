@@ -573,6 +573,26 @@ OVERSAMPLE: dict[str, float] = {
     "plain": 1.0,
 }
 
+#: How many times more likely a pooled pair is drawn for review (``audit pool``), by what put
+#: it in the pool. ``check``: pairs check's signals name (a top hit in another article, a
+#: near-duplicate query's section): the seed read 15 other-article top hits and found 3 valid
+#: answers, the densest source of missing relevant documents known. Then by best rank: TREC's
+#: pools hold most of their relevant documents near the top, so the top hit is drawn three times
+#: as often as ranks 4-K and ranks 2-3 twice; the weights keep the estimate unbiased whatever
+#: the factors (they only move where the interval is narrow).
+POOL_OVERSAMPLE: dict[str, float] = {
+    "check": 4.0,
+    "rank 1": 3.0,
+    "rank 2-3": 2.0,
+    "rank 4-K": 1.0,
+    "check only": 1.0,
+}
+
+#: ``audit pool``'s defaults: TREC's classic pool depth for a top-10 evaluation, and a sample a
+#: reviewer judges in about half an hour (a pair is one read of one section).
+POOL_DEPTH = 10
+POOL_SIZE = 60
+
 #: The precision assumed when telling the reviewer how wide the interval will be: the seed's
 #: 38 right out of 40. The worst case (0.5) is printed beside it.
 PLANNING_PRECISION = 0.95

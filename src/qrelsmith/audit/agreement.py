@@ -102,6 +102,7 @@ class Agreement:
     alpha: float
     disagreements: list[Disagreement]
     ordinal_alpha: float = math.nan
+    order: tuple[str, ...] = ORDERED_VERDICTS
 
     def lines(self) -> list[str]:
         """The agreement for people, one fact a line."""
@@ -113,7 +114,7 @@ class Agreement:
         figures = [("Cohen's kappa", self.kappa)] if self.kappa is not None else []
         figures.append(("Krippendorff's alpha (nominal)", self.alpha))
         figures.append(
-            ("Krippendorff's alpha (ordinal: wrong < partly < correct)", self.ordinal_alpha)
+            (f"Krippendorff's alpha (ordinal: {' < '.join(self.order)})", self.ordinal_alpha)
         )
         width = max(len(name) for name, _ in figures)  # the values in one column
         out += [f"  {name:<{width}}  {show(value)}" for name, value in figures if value is not None]
@@ -134,8 +135,11 @@ def _said(review: Review, qid: str) -> str | None:
     return verdict.verdict
 
 
-def agreement(reviews: Sequence[Review], qids: Sequence[str]) -> Agreement:
-    """Kappa (two reviewers), alpha, and the rows where the reviewers' verdicts differ."""
+def agreement(
+    reviews: Sequence[Review], qids: Sequence[str], order: Sequence[str] = ORDERED_VERDICTS
+) -> Agreement:
+    """Kappa (two reviewers), alpha, and the rows where the reviewers' verdicts differ;
+    ``order``: the verdicts of ordinal alpha, lowest first (the pool's for pool sheets)."""
     names = [review.reviewer for review in reviews]
     units = [[_verdict(review, qid) for review in reviews] for qid in qids]
     judged = [unit for unit in units if sum(v is not None for v in unit) >= 2]
@@ -155,7 +159,8 @@ def agreement(reviews: Sequence[Review], qids: Sequence[str]) -> Agreement:
         kappa,
         krippendorff_alpha_nominal(units),
         disagreements,
-        krippendorff_alpha_ordinal(units, ORDERED_VERDICTS),
+        krippendorff_alpha_ordinal(units, order),
+        tuple(order),
     )
 
 

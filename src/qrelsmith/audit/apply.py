@@ -7,7 +7,7 @@ version appears or nothing does). The build itself is never touched.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from ..models import (
     AuditSample,
     ChangeAction,
     ChangelogEntry,
+    Completeness,
     Estimate,
     GoldenQuery,
     PrecisionSummary,
@@ -24,6 +25,7 @@ from ..models import (
 )
 from ..store.buildfolder import Build
 from ..store.versions import add_version
+from .pool import POOL_GRADES, completeness_lines
 from .stats import weighted_proportion
 from .verdicts import Review, Verdict
 
@@ -77,11 +79,13 @@ class Precision:
 
 @dataclass(frozen=True)
 class Outcome:
-    """Everything ``audit apply`` computes before writing."""
+    """Everything ``audit apply`` computes before writing: ``precision`` from label sheets,
+    ``completeness`` from pool sheets (None without such sheets)."""
 
-    precision: Precision
+    precision: Precision | None
     queries: list[GoldenQuery]
     changes: list[ChangelogEntry]
+    completeness: Completeness | None = None
 
 
 #: Verdicts whose correct sections say how to fix the label.
@@ -216,11 +220,66 @@ def review(build: Build, sample: AuditSample, reviews: Sequence[Review]) -> Outc
     return Outcome(precision(verdicts, build, sample), queries, changes)
 
 
+def add_judgements(
+    build: Build,
+    queries: Sequence[GoldenQuery],
+    verdicts: Mapping[str, Verdict],
+    pairs: Mapping[str, tuple[str, str]],
+) -> tuple[list[GoldenQuery], list[ChangelogEntry]]:
+    """The queries with the pool's verdicts added to their ``judged`` documents (relevant 2,
+    partly 1, not 0; unsure nothing), in corpus order, and one changelog entry for each.
+    ``verdicts`` are merged (``consensus``) and keyed by ``pool.pair_key``, ``pairs`` gives
+    each key's (qid, docid). A query an applied label verdict removed gets none."""
+    given: dict[str, dict[str, Verdict]] = {}
+    for key, verdict in verdicts.items():
+        if verdict.verdict in POOL_GRADES:
+            qid, docid = pairs[key]
+            given.setdefault(qid, {})[docid] = verdict
+    position = {record.id: number for number, record in enumerate(build.corpus)}
+    out: list[GoldenQuery] = []
+    changes: list[ChangelogEntry] = []
+    for query in queries:
+        found = given.get(query.qid)
+        if not found:
+            out.append(query)
+            continue
+        judged = dict(query.judged)
+        for docid in sorted(found, key=lambda docid: position.get(docid, len(position))):
+            verdict = found[docid]
+            judged[docid] = POOL_GRADES[verdict.verdict]
+            changes.append(
+                ChangelogEntry(
+                    qid=query.qid,
+                    action="judged",
+                    verdict=verdict.verdict,
+                    before=[],
+                    after=[],
+                    note=verdict.note,
+                    where=verdict.where,
+                    docid=docid,
+                    grade=judged[docid],
+                )
+            )
+        ordered = sorted(judged.items(), key=lambda item: position.get(item[0], len(position)))
+        out.append(query.model_copy(update={"judged": dict(ordered)}))
+    return out, changes
+
+
 def _changes_md(outcome: Outcome, sources: Sequence[str]) -> str:
     lines = ["# Changes from the audit", "", f"Verdicts: {', '.join(sources)}", ""]
-    lines += [f"    {line}" for line in outcome.precision.lines()]
-    lines.append("")
+    if outcome.precision is not None:
+        lines += [f"    {line}" for line in outcome.precision.lines()]
+        lines.append("")
+    if outcome.completeness is not None:
+        lines += [f"    {line}" for line in completeness_lines(outcome.completeness)]
+        lines.append("")
     for change in outcome.changes or []:
+        if change.action == "judged":
+            lines.append(
+                f"- `{change.qid}` judged ({change.verdict}): `{change.docid}` grade "
+                f"{change.grade}" + (f" — {change.note}" if change.note else "")
+            )
+            continue
         after = ", ".join(change.after) or "(query removed)"
         lines.append(
             f"- `{change.qid}` {change.action} ({change.verdict}): "
@@ -240,12 +299,17 @@ def write_version(
         verdict_files=list(sources),
         verdict_sha256=list(sha256),
         golden_sha256=build.golden_sha256,
-        precision=PrecisionSummary(
-            overall=outcome.precision.overall,
-            lenient=outcome.precision.lenient,
-            by_rule=outcome.precision.by_rule,
+        precision=(
+            PrecisionSummary(
+                overall=outcome.precision.overall,
+                lenient=outcome.precision.lenient,
+                by_rule=outcome.precision.by_rule,
+            )
+            if outcome.precision is not None
+            else None
         ),
         changes=len(outcome.changes),
+        completeness=outcome.completeness,
     )
     return add_version(
         build, outcome.queries, outcome.changes, _changes_md(outcome, sources), summary

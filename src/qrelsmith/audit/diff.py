@@ -11,9 +11,10 @@ and the verdicts ``audit.verdicts``'.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from ..models import (
+    CarriedPoolVerdict,
     CarriedVerdict,
     ChangedQuery,
     ChangedSection,
@@ -145,14 +146,40 @@ def _carry(
     )
 
 
+def carry_pool(
+    old: Build,
+    new: Build,
+    verdicts: Mapping[tuple[str, str], Verdict],
+    changed: Collection[str] = (),
+) -> list[CarriedPoolVerdict]:
+    """The older build's pool verdicts (by (qid, docid), merged) that still hold: the query is
+    in the new build and not among ``changed`` (its query or answer text changed), and the
+    document is a section of the same article with the same heading and text (its new id).
+    ``unsure`` is no judgement and is not carried."""
+    carried = []
+    order = _query_order(old)
+    for qid, docid in sorted(verdicts, key=lambda pair: (order(pair[0]), pair[1])):
+        verdict = verdicts[(qid, docid)]
+        if verdict.verdict == "unsure" or qid not in new.by_qid or qid in changed:
+            continue
+        moved = _same_section(old, new, docid)
+        if moved is not None:
+            carried.append(
+                CarriedPoolVerdict(qid=qid, docid=moved, verdict=verdict.verdict, note=verdict.note)
+            )
+    return carried
+
+
 def diff_builds(
     old: Build,
     new: Build,
     verdicts: Mapping[str, Verdict] | None = None,
     verdicts_from: Sequence[str] = (),
+    pool_verdicts: Mapping[tuple[str, str], Verdict] | None = None,
 ) -> DiffReport:
     """Compare two builds; ``verdicts`` (one per qid, ``audit.apply.consensus``) are the
-    older build's review, sorted into carried-over and to-review-again."""
+    older build's review, sorted into carried-over and to-review-again; ``pool_verdicts``
+    (one per pooled pair) carried over where they still hold (``carry_pool``)."""
     verdicts = verdicts or {}
     added = [q.qid for q in new.queries if q.qid not in old.by_qid]
     removed = [q.qid for q in old.queries if q.qid not in new.by_qid]
@@ -223,6 +250,12 @@ def diff_builds(
         verdicts_from=list(verdicts_from),
         carried=carried,
         rereview=rereview,
+        carried_pool=carry_pool(
+            old,
+            new,
+            pool_verdicts or {},
+            {c.qid for c in changed if {"query", "answer"} & set(c.fields)},
+        ),
     )
 
 
@@ -273,6 +306,11 @@ def diff_summary(report: DiffReport) -> list[str]:
             lines.append(f"  review again {item.qid} (was {item.verdict}): {reasons}")
     else:
         lines.append("verdicts: none found in the old build (nothing to carry over)")
+    if report.carried_pool:
+        lines.append(
+            f"pool verdicts: {len(report.carried_pool)} carried over "
+            "(filled in by the next audit pool)"
+        )
     if not report.changed_anything:
         lines.append("no change")
     return lines
@@ -292,3 +330,15 @@ def review_plan(build: Build) -> tuple[list[str], dict[str, CarriedVerdict]]:
         [item.qid for item in report.rereview if item.qid in present],
         {item.qid: item for item in report.carried if item.qid in present},
     )
+
+
+def pool_plan(build: Build) -> list[CarriedPoolVerdict]:
+    """The pool verdicts ``DIR/audit/diff.json`` carried over, when it was made for this
+    build's golden.jsonl; none otherwise."""
+    path = build.folder / AUDIT_FOLDER / DIFF
+    if not path.is_file():
+        return []
+    report = read_document(path, DiffReport, "a diff report")
+    if report.new_golden_sha256 != build.golden_sha256:
+        return []
+    return list(report.carried_pool)

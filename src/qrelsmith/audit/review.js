@@ -5,6 +5,11 @@
   var VERDICTS = ["correct", "wrong", "partly", "unsure"];
   var KEYS = { "1": "correct", "2": "wrong", "3": "partly", "4": "unsure",
                c: "correct", w: "wrong", p: "partly", u: "unsure" };
+  // A pool page (audit pool) brings its own verdicts and keys: one candidate document per row.
+  var POOL = data.kind === "pool";
+  if (POOL) { VERDICTS = data.verdicts; KEYS = data.keys; }
+  var ADVANCE = data.advance || "correct";
+  function keyOf(row) { return row.key || row.cells.qid; }
   var FORMULA_STARTS = ["=", "+", "-", "@", "\t", "\r"];
   var storageKey = "qrelsmith-audit:" + data.sample_id;
   var state = load();
@@ -20,7 +25,7 @@
     try { window.localStorage.setItem(storageKey, JSON.stringify(state)); } catch (e) { /* private mode: keep in memory */ }
   }
   function entry(row) {
-    var qid = row.cells.qid;
+    var qid = keyOf(row);
     if (!state.rows[qid]) { state.rows[qid] = { verdict: "", sections: row.matched.slice(), none: false, note: "" }; }
     return state.rows[qid];
   }
@@ -55,7 +60,8 @@
     $("text-heading").textContent = shown.length ? "Section text" : "No section selected";
     shown.forEach(function (s) {
       var heading = el("h4", "#" + s.n + " " + s.heading);
-      if (row.evidence && row.evidence.section === s.id && row.matched.indexOf(s.id) < 0) {
+      if (POOL) { heading.appendChild(el("span", s.id === row.candidate ? "candidate" : "label", "elsewhere")); }
+      else if (row.evidence && row.evidence.section === s.id && row.matched.indexOf(s.id) < 0) {
         heading.appendChild(el("span", "answer found here, not in the label", "elsewhere"));
       }
       box.appendChild(heading);
@@ -68,6 +74,7 @@
 
   // The labelled sections, and the one holding the answer when it is another.
   function initialSections(row) {
+    if (row.show) { return row.show.slice(); }
     var ids = row.matched.slice();
     if (row.evidence && ids.indexOf(row.evidence.section) < 0) { ids.push(row.evidence.section); }
     return ids;
@@ -78,7 +85,7 @@
     var row = data.rows[state.pos];
     var mine = entry(row);
     $("counter").textContent = (state.pos + 1) + " / " + total;
-    var done = data.rows.filter(function (r) { var v = state.rows[r.cells.qid]; return v && v.verdict; }).length;
+    var done = data.rows.filter(function (r) { var v = state.rows[keyOf(r)]; return v && v.verdict; }).length;
     $("progress").value = total ? done / total : 0;
     $("done").textContent = done + " reviewed";
     Array.prototype.forEach.call(document.querySelectorAll("#verdicts button"), function (b) {
@@ -108,7 +115,7 @@
   function whyDrawn(stratum, weight) {
     var text = STRATA[stratum] || stratum;
     var stands = Number(weight);
-    if (stands > 1) { text += "; it stands for " + stands.toFixed(1) + " labels like it"; }
+    if (stands > 1) { text += "; it stands for " + stands.toFixed(1) + (POOL ? " pairs" : " labels") + " like it"; }
     return text;
   }
 
@@ -120,7 +127,7 @@
     var c = row.cells;
     $("qid").textContent = c.qid;
     $("stratum").textContent = whyDrawn(c.stratum, c.weight);
-    $("rule").textContent = c.match + " " + c.confidence;
+    $("rule").textContent = row.rule || (c.match + " " + c.confidence);
     $("path").textContent = c.path;
     $("query").textContent = c.query;
     $("answer").textContent = c.answer;
@@ -169,7 +176,7 @@
     mine.verdict = verdict;
     if (verdict === "correct") { mine.sections = row.matched.slice(); mine.none = false; }
     save();
-    if (verdict === "correct" && state.pos < data.rows.length - 1) { state.pos += 1; save(); render(); return; }
+    if (verdict === ADVANCE && state.pos < data.rows.length - 1) { state.pos += 1; save(); render(); return; }
     renderStatus();
   }
 
@@ -177,7 +184,7 @@
   function nextOpen() {
     for (var i = 1; i <= data.rows.length; i++) {
       var k = (state.pos + i) % data.rows.length;
-      var v = state.rows[data.rows[k].cells.qid];
+      var v = state.rows[keyOf(data.rows[k])];
       if (!v || !v.verdict) { state.pos = k; save(); render(); return; }
     }
   }
@@ -196,7 +203,7 @@
   function toCsv() {
     var lines = [data.columns.map(csvCell).join(",")];
     data.rows.forEach(function (row) {
-      var mine = state.rows[row.cells.qid] || { verdict: "", sections: [], none: false, note: "" };
+      var mine = state.rows[keyOf(row)] || { verdict: "", sections: [], none: false, note: "" };
       var values = data.columns.map(function (col) {
         if (col === "verdict") { return mine.verdict; }
         if (col === "correct_sections") { return sectionsCell(row, mine); }
@@ -217,6 +224,14 @@
     setTimeout(function () { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
   }
 
+  if (POOL) {
+    $("pick").hidden = true;
+    document.querySelector("footer").textContent = "Keys: 1–4 or R P U verdict (3: not) · ← → (or K J) move · . next open row · N note · E export · Esc leave the note. Progress is saved in this browser.";
+    Array.prototype.forEach.call(document.querySelectorAll("#verdicts button"), function (b, i) {
+      b.setAttribute("data-verdict", VERDICTS[i]);
+      b.lastChild.textContent = " " + VERDICTS[i];
+    });
+  }
   Array.prototype.forEach.call(document.querySelectorAll("#verdicts button"), function (b) {
     b.addEventListener("click", function () { setVerdict(b.getAttribute("data-verdict")); });
   });

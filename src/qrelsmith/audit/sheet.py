@@ -11,7 +11,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,16 +99,22 @@ def evidence_cell(build: Build, query: GoldenQuery, context: int = EVIDENCE_CONT
     record = build.sections.get(evidence.section) if evidence is not None else None
     if evidence is None or record is None:
         return ""
-    text = record.text
-    before = text[max(evidence.start - context, 0) : evidence.start]
-    after = text[evidence.end : evidence.end + context]
-    lead = "…" if evidence.start > context else ""
-    tail = "…" if evidence.end + context < len(text) else ""
-    span = text[evidence.start : evidence.end]
     return (
-        f"{heading_line(record)}: {lead}{before}{SPAN_OPEN}{span}{SPAN_CLOSE}{after}{tail}"
-        f" (score {evidence.score:g})"
+        f"{marked_span(record, evidence.start, evidence.end, context)} (score {evidence.score:g})"
     )
+
+
+def marked_span(
+    record: CorpusRecord, start: int, end: int, context: int = EVIDENCE_CONTEXT_CHARS
+) -> str:
+    """``#n heading: …before ⟦span⟧ after…``: ``text[start:end]`` of a section, marked."""
+    text = record.text
+    before = text[max(start - context, 0) : start]
+    after = text[end : end + context]
+    lead = "…" if start > context else ""
+    tail = "…" if end + context < len(text) else ""
+    span = text[start:end]
+    return f"{heading_line(record)}: {lead}{before}{SPAN_OPEN}{span}{SPAN_CLOSE}{after}{tail}"
 
 
 def review_row(build: Build, query: GoldenQuery, stratum: str, weight: float) -> dict[str, str]:
@@ -145,15 +151,15 @@ def review_rows(build: Build, sample: AuditSample) -> list[dict[str, str]]:
     ]
 
 
-def write_csv(path: Path, rows: Sequence[dict[str, str]]) -> None:
+def write_csv(path: Path, rows: Sequence[dict[str, str]], columns: Sequence[str] = COLUMNS) -> None:
     """UTF-8 with BOM and CRLF (Excel and LibreOffice open it as UTF-8), formulas neutralised,
     cells cut to what Excel holds (``capped``)."""
     with atomic_open(path, newline="", encoding="utf-8-sig") as handle:
         writer = csv.writer(handle, lineterminator="\r\n")
-        writer.writerow(COLUMNS)
+        writer.writerow(columns)
         for row in rows:
             # cut one short of the limit: neutralise may add a character
-            cells = (capped(row.get(column, ""), EXCEL_CELL_CHARS - 1) for column in COLUMNS)
+            cells = (capped(row.get(column, ""), EXCEL_CELL_CHARS - 1) for column in columns)
             writer.writerow([neutralise(cell) for cell in cells])
 
 
@@ -188,38 +194,57 @@ def _decode(path: Path) -> str:
     raise DataError(f"{path}: not UTF-8, UTF-16 or Shift_JIS text; save it as UTF-8")
 
 
-def read_csv(path: Path) -> list[RawVerdict]:
-    """Rows of a verdict CSV (audit.csv filled in, or the page's export); any of , ; or tab."""
-    text = _decode(path)
+def _delimiter(text: str) -> str:
+    """The sheet's delimiter: the one of , ; or tab its first line holds most of."""
     first_line = text.split("\n", 1)[0]
-    delimiter = max(",;\t", key=first_line.count)
-    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
+    return max(",;\t", key=first_line.count)
+
+
+def csv_records(
+    path: Path, required: Sequence[str] = ("qid", "verdict")
+) -> Iterator[tuple[int, int, dict[str, str]]]:
+    """(data row number, line number, cells) of each row of a verdict CSV that is not empty;
+    any of , ; or tab; header names folded to lower case, cells stripped and ``restore``d."""
+    text = _decode(path)
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
     header = [name.strip().lower() for name in reader.fieldnames or []]
-    missing = [name for name in ("qid", "verdict") if name not in header]
+    missing = [name for name in required if name not in header]
     if missing:
         raise DataError(f"{path.name}: line 1: no column {' or '.join(map(repr, missing))}")
     reader.fieldnames = header
-    rows = []
     line = reader.line_num
-    for record in reader:
-        where = f"{path.name}: line {line + 1}"
-        line = reader.line_num
+    for number, record in enumerate(reader, 1):
+        start, line = line + 1, reader.line_num
         if None in record:
-            raise DataError(f"{where}: more cells than the header has columns")
-        cells = {key: restore((value or "").strip()) for key, value in record.items()}
-        if not any(cells.values()):
-            continue
-        rows.append(
-            RawVerdict(
-                where=where,
-                reviewer=str(path),
-                qid=cells.get("qid", ""),
-                verdict=cells.get("verdict", ""),
-                sections=cells.get("correct_sections", ""),
-                note=cells.get("note", ""),
+            raise DataError(
+                f"{path.name}: line {start} (row {number}): more cells than the header has columns"
             )
+        cells = {key: restore((value or "").strip()) for key, value in record.items()}
+        if any(cells.values()):
+            yield number, start, cells
+
+
+def csv_header(path: Path) -> list[str]:
+    """The column names of a verdict CSV, folded to lower case (empty when it has none)."""
+    text = _decode(path)
+    first_line = text.split("\n", 1)[0]
+    header = next(csv.reader(io.StringIO(first_line), delimiter=_delimiter(text)), [])
+    return [name.strip().lower() for name in header]
+
+
+def read_csv(path: Path) -> list[RawVerdict]:
+    """Rows of a verdict CSV (audit.csv filled in, or the page's export); any of , ; or tab."""
+    return [
+        RawVerdict(
+            where=f"{path.name}: line {line}",
+            reviewer=str(path),
+            qid=cells.get("qid", ""),
+            verdict=cells.get("verdict", ""),
+            sections=cells.get("correct_sections", ""),
+            note=cells.get("note", ""),
         )
-    return rows
+        for _, line, cells in csv_records(path)
+    ]
 
 
 def has_verdicts(folder: Path) -> bool:

@@ -10,7 +10,16 @@ from ..errors import DataError, warn
 from ..models import AuditSample, CarriedVerdict, DiffReport, Report
 from ..store.buildfolder import Build, load_build, read_document
 from ..store.files import StagedFolder, write_text
-from ..store.layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML, AUDIT_SAMPLE, DIFF
+from ..store.layout import (
+    AUDIT_CSV,
+    AUDIT_FOLDER,
+    AUDIT_HTML,
+    AUDIT_SAMPLE,
+    DIFF,
+    POOL_CSV,
+    POOL_HTML,
+    POOL_SAMPLE,
+)
 from ..store.versions import applied_sha256, file_sha256
 from . import labelstudio
 from .page import write_page
@@ -140,6 +149,22 @@ def sample_staged_build(
         warn(f"{out / AUDIT_FOLDER / AUDIT_CSV} holds verdicts: audit sample not redrawn")
         staged.carry(AUDIT_FOLDER)
         return None
-    if not report.counts.queries or config.audit.size <= 0:
-        return None
-    return write_default_sample(staged.path, config)
+    sample = None
+    if report.counts.queries and config.audit.size > 0:
+        sample = write_default_sample(staged.path, config)
+    _keep_pool_sheet(staged, out)
+    return sample
+
+
+def _keep_pool_sheet(staged: StagedFolder, out: Path) -> None:
+    """A pool sheet of the previous build holding verdicts no ``audit apply`` has read stays,
+    with its pool.json and pool.html (it judged the previous build: apply refuses it now, but
+    the reviewer's work is not lost)."""
+    from .pool_sheet import unapplied_pool_verdicts
+
+    if not unapplied_pool_verdicts(staged.target):
+        return
+    warn(f"{out / AUDIT_FOLDER / POOL_CSV} holds verdicts: kept as it was")
+    (staged.path / AUDIT_FOLDER).mkdir(exist_ok=True)
+    for name in (POOL_CSV, POOL_HTML, POOL_SAMPLE):
+        staged.carry(f"{AUDIT_FOLDER}/{name}")

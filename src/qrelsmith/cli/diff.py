@@ -9,12 +9,13 @@ from typing import Any
 
 from ..audit.apply import consensus
 from ..audit.diff import diff_builds, diff_summary
+from ..audit.pool_sheet import is_pool_sheet, load_pool, read_pool_reviews, unapplied_pool_verdicts
 from ..audit.sample import load_sample
 from ..audit.verdicts import read_reviews, verdict_files
 from ..errors import QrelsmithError, UsageError
 from ..store.buildfolder import load_build
 from ..store.files import build_lock, write_json
-from ..store.layout import AUDIT_FOLDER, DIFF
+from ..store.layout import AUDIT_FOLDER, DIFF, POOL_CSV
 from .options import FORMATTER, error_line, refuse_input_as_output, say, warn
 
 #: Exit codes, as diff(1): the same, different, trouble.
@@ -107,8 +108,19 @@ def _diff(args: argparse.Namespace) -> int:
                 f"{path} reviewed another golden.jsonl than {old.folder}'s (the folder was "
                 "rebuilt since): its verdicts are not carried over"
             )
-    verdicts = consensus(read_reviews(files, old, load_sample(old))) if files else {}
-    report = diff_builds(old, new, verdicts, [str(path) for path in files])
+    labels = [path for path in files if not is_pool_sheet(path)]
+    pools = [path for path in files if is_pool_sheet(path)]
+    own_pool = old.folder / AUDIT_FOLDER / POOL_CSV
+    if not args.verdicts and not pools and unapplied_pool_verdicts(old.folder):
+        pools = [own_pool]  # a pool sheet judged in place, not applied yet
+        files = [*files, own_pool]
+    verdicts = consensus(read_reviews(labels, old, load_sample(old))) if labels else {}
+    pool_verdicts = {}
+    if pools:
+        pooled = read_pool_reviews(pools, old, load_pool(old))
+        merged = consensus(pooled.reviews)
+        pool_verdicts = {pooled.pairs[key]: verdict for key, verdict in merged.items()}
+    report = diff_builds(old, new, verdicts, [str(path) for path in files], pool_verdicts)
     if args.out == "-":
         print(report.model_dump_json(indent=2))
     else:

@@ -108,26 +108,38 @@ def section_similarities(reference: str, index: HeadingIndex) -> list[float]:
     return sorted(best.values(), reverse=True)
 
 
+def other_article_hits(build: Build, run: Run) -> dict[str, str]:
+    """qid -> the run's top hit, for the queries whose top hit is a section of another
+    article (the ``other-article`` signal; ``audit pool`` seeds the pool with these pairs)."""
+    doc_article = {r.id: r.article_id or article_of(r.id) for r in build.corpus}
+    articles = build.article_ids()
+    found: dict[str, str] = {}
+    for qid in build.topics:
+        hits = run.get(qid) or []
+        if hits:
+            top = hits[0][0]
+            if doc_article.get(top, article_of(top)) != articles.get(qid, article_of(qid)):
+                found[qid] = top
+    return found
+
+
 def check_build(build: Build, run: Run, options: AuditOptions) -> list[Suspect]:
     """Suspect queries of ``build``, most suspicious first (ties by qid); ``low-confidence`` is
     below ``options.low_confidence``, the audit's."""
-    doc_article = {r.id: r.article_id or article_of(r.id) for r in build.corpus}
     sections: dict[str, list[tuple[str, str]]] = {}
     for record in build.corpus:
-        sections.setdefault(doc_article[record.id], []).append((record.id, record.heading))
+        sections.setdefault(record.article_id or article_of(record.id), []).append(
+            (record.id, record.heading)
+        )
     indexes: dict[str, HeadingIndex] = {}
     articles = build.article_ids()
     topics = build.topics
     signals: dict[str, list[Signal]] = {qid: [] for qid in topics}
+    elsewhere = other_article_hits(build, run)
 
     for qid in topics:
-        hits = run.get(qid) or []
-        if hits:
-            top = hits[0][0]
-            top_article = doc_article.get(top, article_of(top))
-            own = articles.get(qid, article_of(qid))
-            if top_article != own:
-                signals[qid].append(Signal(kind="other-article", detail=f"top hit {top}"))
+        if qid in elsewhere:
+            signals[qid].append(Signal(kind="other-article", detail=f"top hit {elsewhere[qid]}"))
         if has_no_content(topics[qid]):
             signals[qid].append(Signal(kind="no-content", detail="no content word out of context"))
         query = build.by_qid.get(qid)

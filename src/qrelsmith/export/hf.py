@@ -237,7 +237,7 @@ def card(facts: CardFacts, fmt: str, counts: dict[str, int]) -> str:
             "its question (rule faq-page).",
             "",
         ]
-    if facts.review is not None:
+    if facts.review is not None and facts.review.precision is not None:
         overall = facts.review.precision.overall
         where = (
             f"the corrections were applied (version `{facts.reviewed_version}`)"

@@ -9,6 +9,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from ..labelling.labels import NAMED
 from ..models import CorpusRecord, GoldenQuery, Report, ReviewSummary
 from ..store.buildfolder import Build, read_document
 from ..store.formats.goldenset import GoldenSet, golden_set
@@ -64,9 +65,11 @@ class ExportSource:
         return self.records.queries
 
     def named(self, query: GoldenQuery) -> list[CorpusRecord]:
-        """The grade-2 sections of ``query`` that are in the corpus, in the query's order."""
+        """The grade-2 sections of ``query`` that are in the corpus, in the query's order: the
+        named ones, then those a pooled review judged relevant (``judged``)."""
         sections = self.sections
-        return [sections[i] for i in query.relevant if i in sections]
+        pooled = [i for i, grade in query.judged.items() if grade == NAMED]
+        return [sections[i] for i in [*query.relevant, *pooled] if i in sections]
 
     @cached_property
     def sections(self) -> dict[str, CorpusRecord]:
@@ -99,6 +102,7 @@ def with_ascii_ids(records: GoldenSet) -> GoldenSet:
             update={
                 "qid": ascii_id(q.qid),
                 "relevant": {ascii_id(i): grade for i, grade in q.relevant.items()},
+                "judged": {ascii_id(i): grade for i, grade in q.judged.items()},
             }
         )
         for q in records.queries

@@ -1,7 +1,8 @@
 """Queries and matches -> graded qrels: the one place grades and query ids are decided.
 
 Grades: 2 for the section(s) the author named, 1 for every other corpus section of the same
-article (same topic), nothing listed for the rest of the corpus (0). Query ids are
+article (same topic), nothing listed for the rest of the corpus (0) but what a pooled review
+judged (``GoldenQuery.judged``: 2, 1, or an explicit 0). Query ids are
 ``layout.query_id``'s. Pure functions.
 """
 
@@ -53,8 +54,12 @@ def graded(named: Sequence[str], article_sections: Sequence[str]) -> list[tuple[
 def qrels_rows(
     queries: Iterable[GoldenQuery], by_article: Mapping[str, Sequence[str]]
 ) -> Iterator[tuple[str, str, int]]:
-    """(qid, section id, grade) for every query, in query order then corpus order."""
+    """(qid, section id, grade) for every query, in query order then corpus order; then the
+    query's pooled judgements of other articles' sections (``judged``, grade 0 included: a
+    judged non-relevant document), in the order golden.jsonl holds them."""
     for query in queries:
         article_sections = by_article.get(article_of(query.qid), ())
         for section_id, grade in graded(list(query.relevant), article_sections):
+            yield query.qid, section_id, grade
+        for section_id, grade in query.judged.items():
             yield query.qid, section_id, grade

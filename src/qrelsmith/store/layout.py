@@ -23,6 +23,9 @@ A build folder (``qrelsmith build … --out DIR``)::
         diff.json              DIFF            ``qrelsmith diff``: the changes, verdicts carried
         label-studio.json      LABEL_STUDIO_TASKS   ``audit sample --format label-studio``
         label-studio.xml       LABEL_STUDIO_CONFIG
+        pool.csv               POOL_CSV        ``audit pool``: unjudged pooled pairs to judge
+        pool.html              POOL_HTML       the same sheet as a page
+        pool.json              POOL_SAMPLE     which pairs were drawn, from which runs
       versions/                VERSIONS_FOLDER ``audit apply``'s corrected versions:
         v1/ v2/ …              version_folder(n), version_number(name)
           (the golden set's files above), REVIEW (review.json), CHANGELOG
@@ -67,6 +70,9 @@ AUDIT_SAMPLE = "sample.json"
 DIFF = "diff.json"
 LABEL_STUDIO_TASKS = "label-studio.json"
 LABEL_STUDIO_CONFIG = "label-studio.xml"
+POOL_CSV = "pool.csv"
+POOL_HTML = "pool.html"
+POOL_SAMPLE = "pool.json"
 
 #: The folder of ``audit apply``'s corrected versions, ``versions/v1``, ``versions/v2`` …
 VERSIONS_FOLDER = "versions"

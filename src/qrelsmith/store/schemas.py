@@ -23,6 +23,7 @@ from ..models import (
     DiffReport,
     EvalReport,
     GoldenQuery,
+    PoolSample,
     Problem,
     Report,
     ReviewSummary,
@@ -40,6 +41,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "config.schema.json": Config,
     # audit/sample.json; versions/vN/changelog.jsonl (a line) and review.json
     "audit-sample.schema.json": AuditSample,
+    "pool.schema.json": PoolSample,  # audit/pool.json of `audit pool`
     "changelog.schema.json": ChangelogEntry,
     "review.schema.json": ReviewSummary,
     # `eval --json`; a line of `check --json` and of `validate --json`; align_report.json
