@@ -133,7 +133,7 @@ BAD_CELLS = [
 
 
 @pytest.mark.parametrize(("changes", "message"), BAD_CELLS)
-def test_bad_verdict_file_names_the_line_and_writes_nothing(
+def test_bad_verdict_file_names_the_row_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], changes: dict, message: str
 ) -> None:
     build = fresh_build(tmp_path)
@@ -143,11 +143,15 @@ def test_bad_verdict_file_names_the_line_and_writes_nothing(
     capsys.readouterr()
     assert run("apply", str(build), str(verdicts)) == 1
     out = capsys.readouterr().out
-    assert out.startswith("error: v.csv: line ") and message in out
+    assert out.startswith("error: v.csv: row ") and message in out
     assert snapshot(build) == before
 
 
-def test_error_names_the_physical_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_error_names_the_row_not_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 29: "line 15" named the 4th row, whose cells above hold line breaks; a reviewer
+    # sees rows (the first under the header is row 1).
     build = fresh_build(tmp_path)
     assert run("sample", str(build)) == 0
     path = tmp_path / "v.csv"
@@ -158,7 +162,7 @@ def test_error_names_the_physical_line(tmp_path: Path, capsys: pytest.CaptureFix
     capsys.readouterr()
     assert run("apply", str(build), str(path)) == 1
     assert capsys.readouterr().out.strip() == (
-        "error: v.csv: line 4: bad verdict 'maybe' (use correct, wrong, partly, unsure)"
+        "error: v.csv: row 2: bad verdict 'maybe' (use correct, wrong, partly, unsure)"
     )
 
 

@@ -21,6 +21,15 @@ def test_neutralise_round_trip() -> None:
     assert neutralise("モーダル") == "モーダル"
 
 
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_every_formula_start_is_prefixed(start: str) -> None:
+    # Issue 27: with tab and CR taken out of the formula starts every test still passed (the
+    # round trip holds either way): a cell starting with one is prefixed, each checked here.
+    assert neutralise(f"{start}cmd|' /C calc'!A0") == f"'{start}cmd|' /C calc'!A0"
+    assert restore(f"'{start}x") == f"{start}x"
+    assert neutralise(f"x{start}") == f"x{start}"
+
+
 def test_csv_opens_as_utf8_with_japanese_and_no_formula(tmp_path: Path) -> None:
     build = fresh_build(tmp_path)
     assert run("sample", str(build)) == 0

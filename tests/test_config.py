@@ -207,3 +207,90 @@ def test_flags_are_checked_as_the_config_is(
     assert capsys.readouterr().err == f"error: {message}\n"
     if argv[0] == "baseline":
         assert not run.exists()
+
+
+@pytest.fixture(scope="module")
+def a_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    run = tmp_path_factory.mktemp("bounds") / "bm25.trec"
+    assert main(["baseline", str(EVAL_BUILD), "--out", str(run)]) == 0
+    return run
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--seed", "-1"], "--seed: Input should be greater than or equal to 0"),
+        (["--seed", str(2**32)], f"--seed: Input should be less than or equal to {2**32 - 1}"),
+        (
+            ["--subsets", "100000000000000000000", "--sizes", "2"],
+            "--subsets: Input should be less than or equal to 10000",
+        ),
+        (
+            ["--subsets", "2000000000", "--sizes", "2"],
+            "--subsets: Input should be less than or equal to 10000",
+        ),
+        (
+            ["--measures", "P@99999999999999999999"],
+            "--measures: measure 'P@99999999999999999999': the cutoff (@k) must be at most "
+            "1,000,000",
+        ),
+        (["--rel", str(2**63)], "--rel: Input should be less than or equal to 2147483647"),
+    ],
+)
+def test_every_count_and_cutoff_of_eval_is_bounded(
+    a_run: Path, flags: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 27, item 8: these ended in tracebacks, numpy's out-of-memory errors or runs that
+    # never end; a flag and a config key meet the same bound, named in the message (exit 2).
+    assert main(["eval", str(EVAL_BUILD), str(a_run), *flags]) == 2
+    assert capsys.readouterr().err == f"error: {message}\n"
+
+
+@pytest.mark.parametrize(
+    ("table", "key", "value", "bound"),
+    [
+        ("eval", "seed", "-1", "greater than or equal to 0"),
+        ("eval", "bootstrap_samples", "100000000000000", "less than or equal to 100000"),
+        ("eval", "permutation_rounds", str(2**63 - 1), "less than or equal to 1000000"),
+        ("eval", "subset_resamples", "1000000", "less than or equal to 100000"),
+        ("eval", "subset_rounds", "10000000", "less than or equal to 1000000"),
+        ("audit", "seed", "-1", "greater than or equal to 0"),
+        ("audit", "size", "1000000000", "less than or equal to 100000"),
+        ("baseline", "k", "1000000000", "less than or equal to 1000000"),
+        ("baseline", "ngrams", "[2, 1000]", "1 <= low <= high <= 20"),
+        ("baseline", "dims", "1000000000", "less than or equal to 10000"),
+    ],
+)
+def test_every_count_of_the_config_is_bounded(
+    tmp_path: Path, table: str, key: str, value: str, bound: str
+) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(f"[{table}]\n{key} = {value}\n", encoding="utf-8")
+    with pytest.raises(UsageError) as caught:
+        load_config(path)
+    assert str(caught.value).startswith(f"config {path}: {table}.{key}: ")
+    assert bound in str(caught.value)
+
+
+def test_the_bounds_leave_every_default_and_the_bound_itself_in() -> None:
+    at_bounds = {
+        "eval": {
+            "seed": patterns.MAX_SEED,
+            "bootstrap_samples": patterns.MAX_RESAMPLES,
+            "permutation_rounds": patterns.MAX_ROUNDS,
+            "subsets": patterns.MAX_SUBSETS,
+            "measures": [f"P@{patterns.MAX_CUTOFF}"],
+        },
+        "baseline": {"k": patterns.MAX_CUTOFF, "ngrams": (1, patterns.MAX_NGRAM)},
+    }
+    assert Config.model_validate(at_bounds).eval.subsets == patterns.MAX_SUBSETS
+
+
+def test_the_curves_cutoffs_are_bounded_in_the_request_too() -> None:
+    from pydantic import ValidationError
+
+    from qrelsmith.config import EvalRequest
+
+    assert EvalRequest(curve=[1, patterns.MAX_CUTOFF]).curve == [1, patterns.MAX_CUTOFF]
+    with pytest.raises(ValidationError):
+        EvalRequest(curve=[patterns.MAX_CUTOFF + 1])

@@ -342,7 +342,11 @@ def quick(folder: Path) -> Path:
     [
         (["--k", "1,3"], "--k gives the cut-offs of --curve"),
         (["--draw", "query"], "--draw says how --sizes draws"),
-        (["--curve", "--k", "0,3"], "a cut-off is a whole number of at least 1"),
+        (["--curve", "--k", "0,3"], "a cut-off is a whole number from 1 to 1,000,000"),
+        (  # issue 27, item 8: a KeyError from pytrec_eval's overflowing cut-off before
+            ["--curve", "--k", "99999999999999999999"],
+            "a cut-off is a whole number from 1 to 1,000,000, not '99999999999999999999'",
+        ),
         (["--views", "strict,loose"], "views are strict, graded, exp"),
         (["--unjudged", "ignored"], "invalid choice"),
     ],

@@ -583,3 +583,32 @@ def test_a_config_with_a_utf8_byte_order_mark_is_read(tmp_path: Path) -> None:
     config = tmp_path / "site.toml"
     config.write_bytes(b"\xef\xbb\xbf[eval]\nrel = 1\n")  # what Notepad writes
     assert load_config(config).eval.rel == 1
+
+
+def test_check_refuses_a_run_of_another_build_as_eval_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 27, item 7: check --run took a run of another build ("6 of 87 queries look
+    # suspicious", exit 0) where eval refused it; both use one check now.
+    run = tmp_path / "other.trec"
+    run.write_text("elsewhere/a.html#q0 Q0 elsewhere/a.html#0 1 1.0 other\n", encoding="utf-8")
+    said = []
+    for command in (["eval", str(BUILD), str(run)], ["check", str(BUILD), "--run", str(run)]):
+        assert main(command) == 1, command
+        said.append(capsys.readouterr())
+    assert (
+        said[0]
+        == said[1]
+        == (
+            "",
+            f"error: {run}: none of its 1 queries is in {BUILD}/"
+            "qrels.trec: a run of another build?\n",
+        )
+    )
+    own = tmp_path / "own.trec"
+    assert main(["baseline", str(BUILD), "--out", str(own)]) == 0
+    assert main(["check", str(BUILD), "--run", str(own)]) == 0
+    bare = tmp_path / "bare"  # a build without qrels.trec: its run is checked by the topics
+    shutil.copytree(BUILD, bare)
+    (bare / "qrels.trec").unlink()
+    assert main(["check", str(bare), "--run", str(own)]) == 0

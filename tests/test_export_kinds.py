@@ -235,3 +235,37 @@ def test_an_export_is_swapped_in_whole_and_keeps_foreign_entries(out: Path, tmp_
     assert main(["export", "llamaindex", str(out), "--out", str(target)]) == 0
     assert sorted(p.name for p in target.iterdir()) == [".git", "llamaindex.json", "notes.txt"]
     assert (target / "llamaindex.json").read_text(encoding="utf-8").startswith("{")
+
+
+#: The options each kind needs besides DIR and --out.
+KIND_ARGS = {"hf": ["--license", "mit", "--language", "en"]}
+
+
+@pytest.mark.parametrize("kind", sorted(EXPORT_KINDS))
+def test_every_kind_is_written_aside_and_swapped_in_whole(
+    out: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    # Issue 27: of these tests only hf's failed when an export was written in place instead
+    # of staged. A second export that fails before its swap must leave every file of the
+    # first as it was, the same file (inode) with the same bytes, and nothing beside it.
+    from qrelsmith.errors import DataError
+    from qrelsmith.store.files import StagedFolder
+
+    target = tmp_path / "ds"
+    command = ["export", kind, str(out), "--out", str(target), *KIND_ARGS.get(kind, [])]
+    assert main(command) == 0
+
+    def files() -> dict[str, tuple[int, bytes]]:
+        found = sorted(p for p in target.rglob("*") if p.is_file())
+        return {str(p.relative_to(target)): (p.stat().st_ino, p.read_bytes()) for p in found}
+
+    before = files()
+    assert before
+
+    def fails(self: StagedFolder, keep: object = None) -> None:
+        raise DataError("the swap failed")
+
+    monkeypatch.setattr(StagedFolder, "commit", fails)
+    assert main([*command, "--ascii-ids"]) == 1
+    assert files() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ds"]

@@ -134,7 +134,9 @@ def test_a_second_build_into_the_same_folder_fails_at_once(
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running build holds it
         assert main(["build", str(site), "--out", str(out), "-q", "-j", "1"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("error: another build is writing into") and err.count("\n") == 1
+    assert (
+        err.startswith("error: another qrelsmith command is writing into") and err.count("\n") == 1
+    )
     assert snapshot(out) == before
 
 
@@ -426,3 +428,115 @@ def test_a_waiter_woken_by_a_finishing_writer_locks_the_file_at_the_path(tmp_pat
     assert path.exists() and os.fstat(handle.fileno()).st_ino == path.stat().st_ino  # type: ignore[attr-defined]
     release_lock(handle)  # type: ignore[arg-type]
     assert not path.exists()
+
+
+class _FullDisk:
+    """An open file on a full disk: writes are buffered, every flush fails."""
+
+    def __init__(self, handle: object) -> None:
+        self.handle = handle
+
+    def write(self, data: bytes) -> int:
+        return len(data)
+
+    def flush(self) -> None:
+        import errno
+
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def close(self) -> None:
+        self.handle.close()  # type: ignore[attr-defined]
+        self.flush()  # as a buffered file's close flushes what it holds
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.handle, name)
+
+
+def test_a_full_disk_at_the_lock_names_the_folder_and_leaves_no_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 27, item 10: align or audit sample on a full disk said only "No space left on
+    # device" and left .<name>.lock beside the folder (writing the lock's pid failed).
+    from qrelsmith.store import files
+
+    real = open
+
+    def lock_on_full_disk(path: object, mode: str = "r", *args: object) -> object:
+        handle = real(path, mode, *args)  # type: ignore[call-overload]
+        return _FullDisk(handle) if mode == "a+b" else handle  # the lock's mode
+
+    monkeypatch.setattr(files, "open", lock_on_full_disk, raising=False)
+    out = tmp_path / "chunks"
+    command = ["align", str(EVAL / "build"), "--chunks", str(EVAL / "chunks.jsonl"), "--out"]
+    assert main([*command, str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"error: cannot write {out}: No space left on device (at {tmp_path / '.chunks.lock'})\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_error_inside_the_staging_folder_names_the_users_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 27, item 11: errors named .ragas.staging-xxxx/ragas.jsonl, a path the user never
+    # gave and that is gone once the command ends.
+    import errno
+
+    from qrelsmith.export import EXPORT_KINDS
+
+    def full(folder: Path, source: object) -> str:
+        raise OSError(errno.ENOSPC, "No space left on device", str(folder / "ragas.jsonl"))
+
+    monkeypatch.setitem(EXPORT_KINDS, "ragas", replace_write(EXPORT_KINDS["ragas"], full))
+    out = tmp_path / "ds"
+    assert main(["export", "ragas", str(EVAL / "build"), "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"error: cannot write {out / 'ragas.jsonl'}: No space left on device\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def replace_write(kind: object, write: object) -> object:
+    import dataclasses
+
+    return dataclasses.replace(kind, write=write)  # type: ignore[type-var]
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_a_file_that_cannot_be_made_is_named_not_its_temporary_file() -> None:
+    # Issue 27, item 11: eval --plot /proc/x.png said "/proc/.x.png.sbo9g8_1.tmp".
+    from qrelsmith.errors import DataError
+    from qrelsmith.store.files import StagedFolder, write_text
+
+    with pytest.raises(DataError) as caught:
+        write_text("/proc/x.png", "")
+    assert str(caught.value).startswith("cannot write /proc/x.png: ")
+    assert ".tmp" not in str(caught.value)
+    with pytest.raises(DataError) as caught, StagedFolder("/proc/ds"):  # its lock: no file
+        pass
+    assert str(caught.value).startswith("cannot write /proc/ds: ")
+
+
+def test_a_lock_conflict_names_the_holders_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 27, item 12: the loser of two exports into one folder said "(process N: build)"
+    # although the holder was an export.
+    from qrelsmith.export import EXPORT_KINDS
+
+    out = tmp_path / "ds"
+    kind = EXPORT_KINDS["pyserini"]
+    inner: list[int] = []
+
+    def write_while_another_writes(folder: Path, source: object) -> str:
+        inner.append(main(["export", "ragas", str(EVAL / "build"), "--out", str(out)]))
+        return kind.write(folder, source)  # type: ignore[arg-type]
+
+    monkeypatch.setitem(EXPORT_KINDS, "pyserini", replace_write(kind, write_while_another_writes))
+    assert main(["export", "pyserini", str(EVAL / "build"), "--out", str(out)]) == 0
+    assert inner == [1]
+    err = capsys.readouterr().err
+    assert (
+        f"error: another qrelsmith command is writing into {out} (it holds "
+        f"{tmp_path / '.ds.lock'}, process {os.getpid()}: export pyserini); wait for it to end"
+    ) in err

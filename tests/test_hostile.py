@@ -1,7 +1,7 @@
 """Hostile input never crashes the build nor costs other pages; every skipped page is reported.
 
 Fuzzing (hypothesis) over random bytes and mutated real HTML, plus the pages crawls really
-contain: 10,000 levels of nesting, a 50 MB page, tables with rowspan/colspan, binary junk with
+contain: 10,000 levels of nesting, a 20 MB page (one over the page cap is skipped), tables with rowspan/colspan, binary junk with
 an .html name, truncated gzip/WARC, text with ``<script>``, formulas and control characters.
 Bounded: the file runs in well under a minute on two cores.
 """
@@ -292,7 +292,7 @@ def site(root: Path, pages: dict[str, bytes]) -> Path:
 def test_hostile_pages_cost_only_themselves(tmp_path: Path) -> None:
     deep = b"<html><body><h2>Deep</h2>" + b"<div>" * 10_000 + b"bottom" + b"</div>" * 10_000
     deep_table = b"<html><body><table>" + b"<tr><td><table>" * 3000 + b"x"
-    big = b"<html><body><h1>Big</h1><h2>Long</h2>" + b"<p>" + b"word " * 10_000_000 + b"</p>"
+    big = b"<html><body><h1>Big</h1><h2>Long</h2>" + b"<p>" + b"word " * 4_000_000 + b"</p>"
     spans = REAL.replace('rowspan="2"', 'rowspan="65534"').replace('colspan="2"', 'colspan="1000"')
     script = (
         "<html><body><h2>Code</h2><p>Type &lt;script&gt;alert(1)&lt;/script&gt; and "
@@ -302,7 +302,8 @@ def test_hostile_pages_cost_only_themselves(tmp_path: Path) -> None:
     pages = {
         "deep.html": deep,
         "deep_table.html": deep_table,
-        "big.html": big,
+        "big.html": big,  # under the page cap of 20 MiB
+        "huge.html": big + b" " * (1 << 20),  # over it
         "spans.html": spans.encode("utf-8"),
         "script.html": script.encode("utf-8"),
         "junk.html": bytes(range(256)) * 64,
@@ -336,6 +337,11 @@ def test_hostile_pages_cost_only_themselves(tmp_path: Path) -> None:
         ("site/deep.html", nested),
         ("site/deep_table.html", nested),
         ("site/gzipped.html", "binary data, not HTML"),
+        (
+            "site/huge.html",  # over the page cap (issue 27): not read at all
+            "the file holds 21,048,620 bytes, over the page cap of 20,971,520 bytes "
+            "([build] max_page_bytes)",
+        ),
         ("site/junk.html", "binary data, not HTML"),
     ]
     assert report["internal_errors"] == []
@@ -353,8 +359,8 @@ def test_hostile_pages_cost_only_themselves(tmp_path: Path) -> None:
         "site/spans.html",
         "site/utf16.html",
     ]
-    # the 50 MB page whole, in one section
-    assert len(texts["site/big.html#0"]) == 49_999_999
+    # the 20 MB page whole, in one section
+    assert len(texts["site/big.html#0"]) == 19_999_999
     assert (
         texts["site/big.html#0"].startswith("word word") and texts["site/big.html#0"][-4:] == "word"
     )

@@ -496,6 +496,37 @@ def test_a_file_name_that_is_not_utf8_costs_nothing(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize("several", [False, True])
+def test_two_names_that_read_alike_are_told_apart_in_the_skip(
+    tmp_path: Path, several: bool
+) -> None:
+    # Issue 27, item 13: bad\xff.html and bad%FF.html share one id, and the skip entry named
+    # the dropped file "bad%FF.html", as the kept one is named.
+    import os
+
+    from qrelsmith.cli import main
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "bad%FF.html").write_bytes(PAGE)
+    with open(os.path.join(os.fsencode(site), b"bad\xff.html"), "wb") as handle:
+        handle.write(PAGE)
+    other = tmp_path / "other"  # with a second input, paths start with the folder's name
+    other.mkdir()
+    (other / "x.html").write_bytes(PAGE)
+    out = tmp_path / "out"
+    inputs = [str(site), str(other)] if several else [str(site)]
+    assert main(["build", *inputs, "--out", str(out), "-q", "-j", "1"]) == 3
+    report = json.loads((out / "report.json").read_text())
+    prefix = "site/" if several else ""
+    assert report["skipped"] == [
+        {
+            "path": f"{prefix}bad\\xff.html",
+            "reason": f"duplicate article id (same as {prefix}bad%FF.html)",
+        }
+    ]
+
+
 def test_a_gzip_record_without_target_uri_names_its_own_member(tmp_path: Path) -> None:
     import io
     import random

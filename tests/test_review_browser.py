@@ -163,3 +163,35 @@ def test_review_loop_in_chromium(browser, tmp_path: Path, capsys) -> None:
             if "xss.html#q0" in line
         )
     )
+
+
+def test_a_verdict_audit_apply_would_refuse_is_flagged_on_the_page(
+    browser, tmp_path: Path, capsys
+) -> None:
+    # Issue 29: 'wrong' with the label's own section still ticked exported silently, and
+    # audit apply then refused the file.
+    build = fresh_build(tmp_path)
+    assert run("sample", str(build), "--size", "40") == 0
+    context = browser.new_context(accept_downloads=True)
+    page = context.new_page()
+    page.goto((build / "audit" / "audit.html").as_uri())
+    total = len(json.loads((build / "audit" / "sample.json").read_text())["rows"])
+    go_to(page, "ja/modal.html#q0", total)
+    assert page.is_hidden("#warning")
+    page.keyboard.press("2")  # wrong, with the labelled section ticked as the page starts
+    assert page.is_visible("#warning")
+    assert "'wrong', but the label's own section is still ticked (#" in page.text_content(
+        "#warning"
+    )
+    assert page.text_content("#done") == "1 reviewed, 1 to fix"
+    while page.locator("#headings input:checked").count():
+        page.locator("#headings input:checked").first.uncheck()
+    assert "needs the right section(s) ticked" in page.text_content("#warning")
+    page.click("#headings li:has(button:text-is('#0 モーダルウィンドウとは')) input")
+    assert page.is_hidden("#warning") and page.text_content("#done") == "1 reviewed"
+    page.keyboard.press("3")  # partly, with the label alone ticked
+    page.locator("#headings input:checked").first.uncheck()
+    for box in page.locator("#headings li:has(.label) input").all():
+        box.check()
+    assert "'partly', but only the label's own section is ticked" in page.text_content("#warning")
+    context.close()

@@ -66,6 +66,14 @@ TAG_NAME = r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$"
 #: page builds in a few seconds; a page that would stall a worker for good must not stall the
 #: crawl. 0 means no limit.
 PAGE_TIMEOUT = 60.0
+#: The largest page, in bytes as read (or inflated, from a .warc.gz or a .jsonl.gz), a build
+#: processes; a larger one is skipped with its size, and inflating stops at the cap. Processing
+#: a page holds about 20 times its bytes (a 200 MB page took 3.9 GB, issue 27), so 20 MiB keeps
+#: one worker near 400 MB, while the largest page of the dev set is 200 KB and of the Debian
+#: manuals crawl (benchmarks/) 2.6 MB (Python's contents.html): eight times that stays in.
+MAX_PAGE_BYTES = 20 * 2**20
+#: The largest max_page_bytes a config may set: 1 GiB, whose processing alone takes ~20 GB.
+LARGEST_PAGE_CAP = 2**30
 #: The largest page_timeout a config may set: a day. Past it a limit means nothing (a build of
 #: a million pages takes hours, not days per page), and the interval timer overflows on
 #: values such as 1e300.
@@ -627,6 +635,30 @@ CONFIDENCE = 0.95
 STABILITY_SUBSETS = 1000
 STABILITY_RESAMPLES = 200
 STABILITY_ROUNDS = 1000
+
+#: The bounds of every count and cut-off of the options (issue 27: past them a count ends in a
+#: numpy array that cannot be allocated, a run that never ends, or an overflow in C code). Each
+#: is far past any useful value, so no real setting meets it:
+#: a seed is what every random generator takes whole (numpy's and the stdlib's: 32 bits);
+MAX_SEED = 2**32 - 1
+#: bootstrap resamples: 50 times the default 2,000 (the interval's ends move by < 0.1 %);
+MAX_RESAMPLES = 100_000
+#: permutation rounds: 100 times the default 10,000 (p resolved to 0.000001);
+MAX_ROUNDS = 1_000_000
+#: subsets per size of --sizes: 10 times the study's 1,000;
+MAX_SUBSETS = 10_000
+#: a measure's @k and a run's depth: 1,000 is TREC's usual run depth, so a million is no
+#: limit, and pytrec_eval's C int cut-offs overflow past 2**31 (P@99999999999999999999);
+MAX_CUTOFF = 1_000_000
+#: a grade (--rel): pytrec_eval's relevance levels are C ints;
+MAX_GRADE = 2**31 - 1
+#: the audit sample: a reviewer reads 40-100 rows; 100,000 is a whole crawl's queries;
+MAX_AUDIT_SIZE = 100_000
+#: a character n-gram: 2-3 is the best setting, past 20 no two texts share one;
+MAX_NGRAM = 20
+#: LSA dimensions: 40 times the default 256; 10,000 components of a 100k-section corpus are
+#: 8 GB of float64 already.
+MAX_LSA_DIMS = 10_000
 
 #: `eval --curve`: the cut-offs of the seed's table for choosing k.
 CURVE_CUTOFFS: tuple[int, ...] = (1, 3, 5, 10, 20, 50, 100)

@@ -80,14 +80,42 @@
     return ids;
   }
 
+  // Why audit apply would refuse a row's verdict as it stands ("" when it would take it): a
+  // 'wrong' label whose own section is still ticked, or a 'partly' that ticks just the label.
+  function mismatch(row, mine) {
+    if (POOL || mine.none || (mine.verdict !== "wrong" && mine.verdict !== "partly")) { return ""; }
+    var kept = sectionsOf(row).filter(function (s) {
+      return mine.sections.indexOf(s.id) >= 0 && row.matched.indexOf(s.id) >= 0;
+    });
+    var same = mine.sections.slice().sort().join("|") === row.matched.slice().sort().join("|");
+    if (mine.verdict === "wrong" && kept.length) {
+      var names = kept.map(function (s) { return "#" + s.n + " " + s.heading; }).join(", ");
+      return "'wrong', but the label's own section is still ticked (" + names + "): untick it " +
+        "and tick the right one(s), or choose 'partly' if it answers in part";
+    }
+    if (!mine.sections.length) {
+      return "'" + mine.verdict + "' needs the right section(s) ticked, or 'no section of the " +
+        "article answers it'";
+    }
+    if (mine.verdict === "partly" && same) {
+      return "'partly', but only the label's own section is ticked: tick the section(s) " +
+        "that answer the rest";
+    }
+    return "";
+  }
+
   function renderStatus() {
     var total = data.rows.length;
     var row = data.rows[state.pos];
     var mine = entry(row);
     $("counter").textContent = (state.pos + 1) + " / " + total;
     var done = data.rows.filter(function (r) { var v = state.rows[keyOf(r)]; return v && v.verdict; }).length;
+    var toFix = data.rows.filter(function (r) { var v = state.rows[keyOf(r)]; return v && mismatch(r, v); }).length;
     $("progress").value = total ? done / total : 0;
-    $("done").textContent = done + " reviewed";
+    $("done").textContent = done + " reviewed" + (toFix ? ", " + toFix + " to fix" : "");
+    var why = mismatch(row, mine);
+    $("warning").textContent = why;
+    $("warning").hidden = !why;
     Array.prototype.forEach.call(document.querySelectorAll("#verdicts button"), function (b) {
       var on = b.getAttribute("data-verdict") === mine.verdict;
       b.classList.toggle("on", on);

@@ -236,14 +236,16 @@ def read_csv(path: Path) -> list[RawVerdict]:
     """Rows of a verdict CSV (audit.csv filled in, or the page's export); any of , ; or tab."""
     return [
         RawVerdict(
-            where=f"{path.name}: line {line}",
+            # the row, as the reviewer counts it, not the line: a cell holding line breaks
+            # spans several lines ("line 15" was the 4th row, issue 29)
+            where=f"{path.name}: row {number}",
             reviewer=str(path),
             qid=cells.get("qid", ""),
             verdict=cells.get("verdict", ""),
             sections=cells.get("correct_sections", ""),
             note=cells.get("note", ""),
         )
-        for _, line, cells in csv_records(path)
+        for number, _, cells in csv_records(path)
     ]
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..export.owners import refuse_foreign
 from ..ingest import check_paths
 from ..models import AuditSample, Report
 from ..run.build import build_to, holds_pages
@@ -147,6 +148,7 @@ def run_build(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} exists and is not a folder")
     check_out(out, paths)
+    refuse_foreign(out, "build")
     progress = Progress(None, enabled=not args.quiet and sys.stderr.isatty())
     samples: list[AuditSample] = []
 

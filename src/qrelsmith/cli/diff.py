@@ -13,6 +13,7 @@ from ..audit.pool_sheet import is_pool_sheet, load_pool, read_pool_reviews, unap
 from ..audit.sample import load_sample
 from ..audit.verdicts import read_reviews, verdict_files
 from ..errors import QrelsmithError, UsageError
+from ..export.owners import refuse_owned_file
 from ..store.buildfolder import load_build
 from ..store.files import build_lock, write_json
 from ..store.layout import AUDIT_FOLDER, DIFF, POOL_CSV
@@ -98,6 +99,8 @@ def _diff(args: argparse.Namespace) -> int:
         ),
     )
     target = out_file(args.out) if args.out and args.out != "-" else None
+    if target is not None:
+        refuse_owned_file(target, "--out")
     old, new = load_build(args.old), load_build(args.new)
     if args.verdicts:
         files = list(args.verdicts)

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from ..config import BaselineOptions, Draw, EvalOptions, EvalRequest, View
 from ..errors import DataError, UsageError
-from ..patterns import BASELINE_PRESETS, CHECK_DEPTH, CURVE_CUTOFFS
+from ..export.owners import mixed_writers, refuse_foreign, refuse_owned_file
+from ..patterns import BASELINE_PRESETS, CHECK_DEPTH, CURVE_CUTOFFS, MAX_CUTOFF
 from ..store.buildfolder import build_topics, iter_records, load_build, no_query_line
 from ..store.files import atomic_open, dumps
 from ..store.layout import CORPUS, GOLDEN, QRELS, QUERIES
@@ -70,6 +71,7 @@ def run_baseline(args: argparse.Namespace) -> int:
         runs = {str(folder / f"{name}.trec"): run for name, run in presets.items()}
     build = load_build(args.dir, need=(CORPUS,), only_articles=())  # the queries, no section
     if args.out != "-" and args.preset is None:  # atomic_open would put the run in its place
+        refuse_owned_file(args.out, "--out")
         read = [build.folder / name for name in (CORPUS, QUERIES, GOLDEN)]
         refuse_input_as_output(
             args.out,
@@ -130,9 +132,9 @@ def _cutoffs(text: str) -> list[int]:
     values = []
     for part in text.split(","):
         item = part.strip()
-        if not item.isdigit() or int(item) < 1:
+        if not item.isdigit() or not 1 <= int(item) <= MAX_CUTOFF:
             raise argparse.ArgumentTypeError(
-                f"a cut-off is a whole number of at least 1, not {item!r}"
+                f"a cut-off is a whole number from 1 to {MAX_CUTOFF:,}, not {item!r}"
             )
         values.append(int(item))
     return sorted(set(values))
@@ -178,6 +180,7 @@ def run_eval(args: argparse.Namespace) -> int:
         raise UsageError("--need compares runs: give two or more")
     build = load_build(args.dir, need=(QRELS,))
     if args.plot:
+        refuse_owned_file(args.plot, "--plot")
         read = [*(run for run in args.runs if run != "-"), build.folder / QRELS]
         read += [build.folder / CORPUS, build.folder / GOLDEN]
         refuse_input_as_output(
@@ -243,7 +246,7 @@ def run_check(args: argparse.Namespace) -> int:
     """List suspicious queries, most suspicious first."""
     from ..evaluate import baseline
     from ..evaluate.check import check_build
-    from ..evaluate.runs import read_run
+    from ..evaluate.runs import check_run_ids, read_run
 
     config = config_of(args)
     build = load_build(args.dir, need=(CORPUS,))
@@ -251,6 +254,7 @@ def run_check(args: argparse.Namespace) -> int:
         raise DataError(no_query_line(build.folder))
     if args.run:
         run = read_run(args.run, warn)
+        check_run_ids(args.run if args.run != "-" else "stdin", run, build, args.dir)
     else:
         depth = config.baseline.model_copy(update={"k": CHECK_DEPTH})
         run = baseline.run_baseline(build.corpus, build.topics, depth)
@@ -281,6 +285,8 @@ def run_validate(args: argparse.Namespace) -> int:
     from ..evaluate.validate import format_problem, validate_build
 
     problems = validate_build(args.dir)
+    mixed = mixed_writers(args.dir)  # export/: a later stage than validate's
+    problems = [mixed, *problems] if mixed is not None else problems
     for problem in problems:
         line = dumps(problem) if args.json else format_problem(problem)
         sys.stdout.write(line + "\n")
@@ -299,7 +305,13 @@ def run_align(args: argparse.Namespace) -> int:
     from ..evaluate.align import align, read_chunks, write_aligned
 
     build = load_build(args.dir, need=(CORPUS, GOLDEN, QRELS))
-    refuse_input_as_output(args.out, [args.dir], lambda _: "--out must be another folder than DIR")
+    refuse_input_as_output(
+        args.out,
+        [args.dir],
+        lambda _: f"--out {args.out} is DIR or holds it: give another folder",
+        holding=True,
+    )
+    refuse_foreign(args.out, "align")
     chunks = read_chunks(args.chunks)
     result = align(build, chunks)
     report = write_aligned(args.out, build, chunks, result)

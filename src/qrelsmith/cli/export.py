@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..export import EXPORT_KINDS, export
+from ..export.owners import refuse_foreign
 from ..export.records import ExportKind, export_source
 from ..store.buildfolder import load_build
 from ..store.versions import latest_review
@@ -84,6 +85,7 @@ def run_export(args: argparse.Namespace) -> int:
     """``export KIND``."""
     kind = EXPORT_KINDS[args.export_kind]
     check_out(args.out, args.dir)
+    refuse_foreign(args.out, f"export {args.export_kind}")
     build = load_build(args.dir)
     source = export_source(
         build,

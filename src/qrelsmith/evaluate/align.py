@@ -331,7 +331,7 @@ def write_aligned(
                     }
                 )
             )
-    with StagedFolder(folder) as staged:  # swapped in whole, as a build is
+    with StagedFolder(folder, what="align") as staged:  # swapped in whole, as a build is
         write_regraded(staged.path, corpus, queries, rows)
         report = _report(result)
         write_json(staged.path / ALIGN_REPORT, report)

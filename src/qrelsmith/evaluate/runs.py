@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING
 
 from ..errors import DataError
 from ..store.files import read_source
-from ..store.layout import CORPUS, QRELS
+from ..store.layout import CORPUS, QRELS, QUERIES
 
 if TYPE_CHECKING:
     from ..store.buildfolder import Build
@@ -122,10 +122,13 @@ def run_names(paths: list[str]) -> list[str]:
 
 def check_run_ids(shown: str, run: Run, build: Build, folder: str) -> None:
     """DataError when a run names none of the build's queries or none of its documents: it
-    was made for another build (or other chunks), and would score 0 without saying why."""
-    if not any(qid in build.qrels for qid in run):
+    was made for another build (or other chunks), and would score 0 (eval) or look suspicious
+    everywhere (check) without saying why. The queries are the qrels' (the topics' for a
+    build without qrels.trec)."""
+    queries, where = (build.qrels, QRELS) if build.qrels else (build.topics, QUERIES)
+    if not any(qid in queries for qid in run):
         raise DataError(
-            f"{shown}: none of its {len(run)} queries is in {folder}/{QRELS}: "
+            f"{shown}: none of its {len(run)} queries is in {folder}/{where}: "
             "a run of another build?"
         )
     if build.corpus:

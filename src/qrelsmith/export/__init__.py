@@ -134,7 +134,7 @@ def export(kind: str, out: str | Path, source: ExportSource) -> str:
     if not source.queries:  # a dataset of documents and no question is no test set
         raise DataError(f"{source.folder / layout.GOLDEN}: no queries to export")
     chosen = EXPORT_KINDS[kind]
-    with StagedFolder(out) as staged:
+    with StagedFolder(out, what=f"export {kind}") as staged:
         summary = chosen.write(staged.path, source)
         staged.commit(keep=lambda name: name not in chosen.entries)
     return summary

@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..errors import UsageError
+from ..patterns import MAX_PAGE_BYTES
 from .folder import (
     HTML_SUFFIXES,
     Listing,
@@ -61,7 +62,9 @@ __all__ = [
     "url_id",
 ]
 
-Reader = Callable[[Path], Iterator[Page]]
+#: A reader: (path, page cap in bytes) -> pages. A crawl file's reader holds no page over the
+#: cap; a folder's pages are read where they are processed, which applies it (``Page.loaded``).
+Reader = Callable[[Path, int], Iterator[Page]]
 
 #: Input readers by kind; ``reader_for`` picks one from the path (``.warc``, ``.warc.gz``,
 #: ``.jsonl``, ``.jsonl.gz``; a folder; any other file is one HTML page, or one Markdown page
@@ -189,20 +192,22 @@ def crawl_bytes(paths: Sequence[Path]) -> int | None:
         return None
 
 
-def _read(path: Path, listings: Listings | None) -> Iterator[Page]:
+def _read(path: Path, listings: Listings | None, limit: int) -> Iterator[Page]:
     """The pages of one input, by its reader; a folder walked already (``listings``) is read
     from its listing instead of walked again."""
     if listings is not None and path in listings:
         return read_listing(listings[path])
-    return reader_for(path)(path)
+    return reader_for(path)(path, limit)
 
 
 def iter_pages(
     paths: Sequence[str | Path],
     position: Callable[[int], None] | None = None,
     listings: Listings | None = None,
+    limit: int = MAX_PAGE_BYTES,
 ) -> Iterator[Page]:
-    """Pages of every input path, each path's pages in its reader's (sorted) order.
+    """Pages of every input path, each path's pages in its reader's (sorted) order; a page of
+    more than ``limit`` bytes is an error Page naming its size (``Reader``).
 
     With several inputs, a page names the input it came from (``source``) and a folder's ids
     and paths start with its name (``folder_prefixes``). ``position`` is told, after each page
@@ -218,7 +223,7 @@ def iter_pages(
         # ids and paths are escaped a character at a time: the prefix's escaped alone
         path_prefix = readable_name(prefixes.get(path, ""))
         id_prefix = safe_id(path_prefix)
-        for page in _read(path, listings):
+        for page in _read(path, listings, limit):
             if position is not None and page.end is not None:
                 position(base + page.end)
             if several:
@@ -227,6 +232,7 @@ def iter_pages(
                     source=source,
                     article_id=id_prefix + page.article_id,
                     path=path_prefix + page.path,
+                    escaped=page.escaped and path_prefix + page.escaped,
                 )
             yield page
         if position is not None:

@@ -13,8 +13,9 @@ from typing import Literal
 
 from ..models import PassedOver
 from ..page.markdown import MARKDOWN_SUFFIXES, is_markdown
+from ..patterns import MAX_PAGE_BYTES
 from ..store.layout import BUILD_MARKERS
-from .ids import readable_name, safe_id
+from .ids import escaped_name, readable_name, safe_id
 from .page import Page, error_page
 
 HTML_SUFFIXES = (".html", ".htm")
@@ -123,18 +124,24 @@ def read_listing(listing: Listing) -> Iterator[Page]:
             yield _file_page(full, relative)
 
 
-def read_folder(root: Path) -> Iterator[Page]:
-    """Every page ``list_pages`` finds below ``root``, in sorted path order."""
+def read_folder(root: Path, limit: int = MAX_PAGE_BYTES) -> Iterator[Page]:
+    """Every page ``list_pages`` finds below ``root``, in sorted path order (``limit`` applies
+    where each is read: ``Page.loaded``)."""
     yield from read_listing(list_pages(root))
 
 
-def read_file(path: Path) -> Iterator[Page]:
-    """One HTML (or Markdown) file; its id is its file name."""
+def read_file(path: Path, limit: int = MAX_PAGE_BYTES) -> Iterator[Page]:
+    """One HTML (or Markdown) file; its id is its file name (``limit``: as ``read_folder``)."""
     yield _file_page(path, path.name)
 
 
 def _file_page(path: str | Path, relative: str) -> Page:
-    relative = readable_name(relative)
+    readable = readable_name(relative)
     return Page(
-        safe_id(relative), relative, b"", file=os.fspath(path), markdown=is_markdown(relative)
+        safe_id(readable),
+        readable,
+        b"",
+        file=os.fspath(path),
+        markdown=is_markdown(readable),
+        escaped=escaped_name(relative),
     )

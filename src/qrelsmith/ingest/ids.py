@@ -56,6 +56,15 @@ def url_id(url: str) -> str:
     return safe_id(location)
 
 
+def escaped_name(name: str) -> str:
+    """A file name with the bytes that are not UTF-8 as ``\\xNN``: ``bad\\xff.html`` keeps
+    its backslash form, told apart from a file named ``bad%FF.html``, whose readable name
+    (and so id) it shares; "" for a name that is all UTF-8."""
+    if not _UNDECODED.search(name):
+        return ""
+    return _UNDECODED.sub(lambda m: f"\\x{ord(m.group(0)) - 0xDC00:02x}", name)
+
+
 def readable_name(name: str) -> str:
     """A file name as text every output can hold: bytes of the name that are not UTF-8 (which
     Python keeps as lone surrogates) are percent-encoded, ``bad\\xff.html`` -> ``bad%FF.html``."""

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import IO
 from urllib.parse import urlsplit
 
+from ..patterns import MAX_PAGE_BYTES
 from .ids import safe_id, url_id
-from .page import GZIP_MAGIC, Page, error_page
+from .page import GZIP_MAGIC, Page, error_page, over_cap
 
 #: Media types of the WARC responses that are pages; everything else in a crawl (images,
 #: scripts, style sheets, PDFs) is not an article and is passed over without a report line.
@@ -140,7 +141,16 @@ def _not_web_url(url: str) -> str | None:
     return None
 
 
-def read_warc(path: Path) -> Iterator[Page]:
+class _OverCap(Exception):
+    """A page over the cap, the first record of its gzip member: the member is not inflated
+    further, reading resumes at the next member (``_gzip_members``)."""
+
+    def __init__(self, page: Page) -> None:
+        super().__init__(page.error)
+        self.page = page
+
+
+def read_warc(path: Path, limit: int = MAX_PAGE_BYTES) -> Iterator[Page]:
     """The HTML responses of a WARC file (``.warc`` or ``.warc.gz``), with their URLs as origin.
 
     Every record that holds a page is either a Page or a Page with ``error`` set: a record cut
@@ -151,6 +161,10 @@ def read_warc(path: Path) -> Iterator[Page]:
     read: gzip members are independent, and a record starts with ``WARC/1.``. The records are
     framed here (each gzip member inflated on its own, each record cut at its Content-Length);
     warcio only parses one record at a time, so no damage can make it skip the ones after.
+
+    A page of more than ``limit`` bytes (its record's length, or its body inflated by its
+    Content-Encoding) is a Page with ``error`` set naming its size, and no more of it is held
+    than the cap: a record that starts its gzip member is not inflated any further.
     """
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below, the generator may stop early
@@ -162,10 +176,10 @@ def read_warc(path: Path) -> Iterator[Page]:
             compressed = handle.read(len(GZIP_MAGIC)) == GZIP_MAGIC
             handle.seek(0)
             if compressed:
-                yield from _gzip_members(path.name, handle)
+                yield from _gzip_members(path.name, handle, limit)
             else:
                 source = _Source(handle, 0)
-                yield from _plain_records(path.name, source, lambda a, b: (a, b), handle)
+                yield from _plain_records(path.name, source, lambda a, b: (a, b), handle, limit)
         except OSError as exc:  # an I/O error mid-file: the rest of it cannot be read
             yield error_page(f"{path.name}@{handle.tell()}", f"unreadable: {exc.strerror or exc}")
 
@@ -251,12 +265,14 @@ class _Member:
         if self.broken:
             raise zlib.error("damaged gzip member")
         while not self.pending and self.end is None and not self.cut:
-            chunk = self.handle.read(READ_BYTES)
+            # at most READ_BYTES inflated at a time: 64 KiB of a bomb's compressed bytes
+            # would make 64 MiB at once; what is left to inflate waits in unconsumed_tail
+            chunk = self.inflater.unconsumed_tail or self.handle.read(READ_BYTES)
             if not chunk:
                 self.cut = True
                 break
             try:
-                self.pending += self.inflater.decompress(chunk)
+                self.pending += self.inflater.decompress(chunk, READ_BYTES)
             except zlib.error:
                 self.broken = True
                 raise
@@ -267,7 +283,7 @@ class _Member:
         return data
 
 
-def _gzip_members(name: str, handle: IO[bytes]) -> Iterator[Page]:
+def _gzip_members(name: str, handle: IO[bytes], limit: int) -> Iterator[Page]:
     """The pages of a gzipped WARC, one gzip member after the other (each normally holds one
     record); a damaged member is reported whole and reading resumes at the next member."""
     size = _size(handle)
@@ -292,7 +308,14 @@ def _gzip_members(name: str, handle: IO[bytes]) -> Iterator[Page]:
 
         source = _Source(member, 0)
         try:
-            yield from _plain_records(name, source, spans, handle, member)
+            yield from _plain_records(name, source, spans, handle, limit, member)
+        except _OverCap as over:  # the rest of the member is the page: not inflated
+            yield over.page
+            resume = _next_record(handle, offset + 1)
+            if resume is None:
+                return
+            offset = resume
+            continue
         except (zlib.error, EOFError):
             damaged, resume = _skipped(name, handle, offset, size, GZIP_DAMAGED)
             yield damaged
@@ -342,6 +365,7 @@ def _plain_records(
     source: _Source,
     spans: Callable[[int, int], tuple[int, int]],
     handle: IO[bytes],
+    limit: int,
     member: _Member | None = None,
 ) -> Iterator[Page]:
     """The pages of uncompressed WARC records read from ``source`` (a plain file, or one gzip
@@ -381,7 +405,10 @@ def _plain_records(
             )
             yield _damaged(name, *spans(start, resume - 1), why)
             continue
-        page = yield from _one_record(name, loader, source, head, headers, length, start, spans)
+        first = member is not None and start == 0  # of its member: over the cap, it ends it
+        page = yield from _one_record(
+            name, loader, source, head, headers, (length, limit, first), start, spans
+        )
         if page is None:
             continue
         if page.error is None:
@@ -486,12 +513,15 @@ def _one_record(
     source: _Source,
     head: bytes,
     headers: dict[str, str],
-    length: int,
+    sizes: tuple[int, int, bool],
     start: int,
     spans: Callable[[int, int], tuple[int, int]],
 ) -> Generator[Page, None, Page | None]:
     """The Page of one record whose headers and length are known (None: not a page); the
-    source is left after the record's block whatever happens."""
+    source is left after the record's block whatever happens. ``sizes``: the record's
+    length, the page cap, and whether the record starts its gzip member (then a page over
+    the cap raises _OverCap, the member left where it is)."""
+    length, limit, first = sizes
     block = _Block(head, source, length)
     rec_type = headers.get("warc-type", "")
     try:
@@ -518,7 +548,24 @@ def _one_record(
             found = _html_record(record)
             if found is None:
                 return None
-            data = record.content_stream().read()
+            if length > limit + HEADER_BYTES:  # more than the page and its HTTP headers
+                page = Page(
+                    article_id,
+                    article_id,
+                    b"",
+                    url=url,
+                    error=over_cap(f"its WARC record holds {length:,} bytes", limit),
+                )
+                if first:
+                    block.remaining = 0  # the finally below must not inflate the rest
+                    raise _OverCap(page)
+                return page
+            data = record.content_stream().read(limit + 1)
+            if len(data) > limit:  # inflated by its Content-Encoding
+                error = over_cap(f"it inflates to more than {limit:,} bytes", limit)
+                return Page(article_id, article_id, b"", url=url, error=error)
+        except _OverCap:
+            raise
         except Exception as exc:  # warcio raises many kinds on a damaged record
             if block.remaining:
                 block.remaining -= source.skip(block.remaining)

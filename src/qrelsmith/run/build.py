@@ -48,7 +48,10 @@ def build(paths: Sequence[str | Path], config: Config | None = None) -> BuildRes
     checked = check_paths(paths)
     listings = folder_listings(checked)
     results = sorted(
-        (process_page(page, config) for page in iter_pages(checked, None, listings)),
+        (
+            process_page(page, config)
+            for page in iter_pages(checked, None, listings, config.build.max_page_bytes)
+        ),
         key=PageResult.order,
     )
     builder = ReportBuilder(passed_over(listings))
@@ -162,7 +165,7 @@ def _write_build(
         # overlaps the work). Should a file appear mid-build and break that order, the files
         # written so far are dropped and the build starts again on the sorting path.
         builder = ReportBuilder(skipped_kind)
-        pages = iter_pages(checked, position, listings)
+        pages = iter_pages(checked, position, listings, config.build.max_page_bytes)
         ordered = map_ordered(render, pages, workers, on_crash=crashed_page)
         try:
             with BuildWriter(folder) as writer:
@@ -179,7 +182,7 @@ def _write_build(
     builder = ReportBuilder(skipped_kind)
     results = map_unordered(
         render,
-        iter_pages(checked, position, listings),
+        iter_pages(checked, position, listings, config.build.max_page_bytes),
         workers,
         on_crash=crashed_page,
         weight=lambda page: len(page.data),

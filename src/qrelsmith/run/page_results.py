@@ -46,6 +46,8 @@ class PageResult:
     digest: str
     url: str | None = None
     source: str = ""
+    #: ``Page.escaped``: the name of a file whose readable path another file's name can share
+    escaped: str = ""
     corpus: list[CorpusRecord] = field(default_factory=list)
     queries: list[GoldenQuery] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
@@ -89,7 +91,9 @@ class PageResult:
 
 def _empty_result(page: Page) -> PageResult:
     digest = hashlib.sha256(page.data).hexdigest()
-    return PageResult(page.article_id, page.path, digest, url=page.url, source=page.source)
+    return PageResult(
+        page.article_id, page.path, digest, url=page.url, source=page.source, escaped=page.escaped
+    )
 
 
 def _lost(result: PageResult, exc: BaseException) -> PageResult:
@@ -101,7 +105,7 @@ def _lost(result: PageResult, exc: BaseException) -> PageResult:
 def process_page(page: Page, config: Config) -> PageResult:
     """Run the core on one page; any failure becomes a ``skipped`` or ``internal`` entry,
     never an exception."""
-    page = page.loaded()
+    page = page.loaded(config.build.max_page_bytes)
     if config.build.ascii_ids:
         page = replace(page, article_id=ascii_id(page.article_id))
     result = _empty_result(page)

@@ -111,13 +111,16 @@ class ReportBuilder:
         for _, group in groupby(ordered, key=lambda r: r.article_id):
             first, *others = group
             for other in others:
-                reason = f"duplicate article id (same as {first.path})"
+                path, same = other.path, first.path
+                if path == same:  # two names read alike (bad\xff.html, bad%FF.html): told apart
+                    path, same = other.escaped or path, first.escaped or same
+                reason = f"duplicate article id (same as {same})"
                 if other.source != first.source:  # say which input's page is kept
                     reason = (
                         f"duplicate article id: the page in {other.source} is left out, "
                         f"the one in {first.source} kept"
                     )
-                self.skipped.append(Skipped(path=other.path, reason=reason))
+                self.skipped.append(Skipped(path=path, reason=reason))
             self._once(first)
             self._count(first)
             yield first

@@ -16,6 +16,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from types import TracebackType
 from typing import IO, Any
 
 from pydantic import BaseModel
@@ -77,8 +78,11 @@ def atomic_open_bytes(path: str | Path) -> Iterator[IO[bytes]]:
 @contextlib.contextmanager
 def _atomic(path: str | Path, opener: Callable[[int], IO[Any]]) -> Iterator[IO[Any]]:
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:  # the system names the temporary file: the user gave ``path``
+        raise DataError(f"cannot write {target}: {exc.strerror or exc}") from exc
     # mkstemp makes the file 0600: an output gets the mode any new file would get (0644
     # under the usual umask 022), or other users could not read a shared golden set.
     if hasattr(os, "fchmod"):  # POSIX; Windows has no modes to speak of
@@ -280,8 +284,9 @@ class StagedFolder:
     the next writer puts it back before it starts.
     """
 
-    def __init__(self, out: str | Path, lock: bool = True) -> None:
+    def __init__(self, out: str | Path, lock: bool = True, what: str = "build") -> None:
         self.shown = Path(out)
+        self.what = what  # the command writing, named in the lock for a second writer
         # Renames work on the folder itself, not on a symbolic link to it.
         self.target = Path(os.path.realpath(out))
         self.parent = self.target.parent
@@ -294,24 +299,53 @@ class StagedFolder:
     def __enter__(self) -> StagedFolder:
         self.parent.mkdir(parents=True, exist_ok=True)
         if self._locked:
-            self._lock = _exclusive_lock(self.parent / lock_name(self.name), self.shown)
+            lock = self.parent / lock_name(self.name)
+            self._lock = _exclusive_lock(lock, self.shown, what=self.what)
         try:
             self._recover()
             self.path = Path(
                 tempfile.mkdtemp(prefix=f".{self.name}{STAGING_MARK}", dir=self.parent)
             )
             usual_mode(self.path)
+        except OSError as exc:
+            self._unlock()
+            raise DataError(f"cannot write {self.shown}: {exc.strerror or exc}") from exc
         except BaseException:
             self._unlock()
             raise
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         try:
             if not self._committed:
                 shutil.rmtree(self.path, ignore_errors=True)
         finally:
             self._unlock()
+        shown = self._shown(error)
+        if shown is not None:
+            raise DataError(shown) from error
+
+    def _shown(self, error: BaseException | None) -> str | None:
+        """The message of an error that names a path inside the staging folder, with the
+        path the user gave instead (``.out.staging-x1y2/ragas.jsonl`` -> ``out/ragas.jsonl``);
+        None for any other error."""
+        staging = os.fspath(self.path)
+        if self.path == self.target or not isinstance(error, OSError | DataError):
+            return None
+        if isinstance(error, OSError):
+            named = os.fspath(error.filename) if error.filename is not None else ""
+            if not named.startswith(staging):
+                return None
+            return f"cannot write {named.replace(staging, os.fspath(self.shown), 1)}: " + (
+                error.strerror or str(error)
+            )
+        message = str(error)
+        return message.replace(staging, os.fspath(self.shown)) if staging in message else None
 
     def _leftovers(self, mark: str) -> list[Path]:
         prefix = f".{self.name}{mark}"
@@ -400,14 +434,17 @@ def _exclusive_lock(
     except ImportError:  # Windows: no advisory locks of this kind, builds are not guarded
         return None
     while True:
-        handle = open(path, "a+b")  # noqa: SIM115 - held until the writer is done
+        try:
+            handle = open(path, "a+b")  # noqa: SIM115 - held until the writer is done
+        except OSError as exc:  # the folder's parent cannot be written: name the folder
+            raise DataError(f"cannot write {shown}: {exc.strerror or exc} (at {path})") from exc
         try:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 if wait is None:
                     raise DataError(
-                        f"another build is writing into {shown} (it holds {path}"
+                        f"another qrelsmith command is writing into {shown} (it holds {path}"
                         f"{_holder(handle)}); wait for it to end"
                     ) from None
                 wait(
@@ -425,8 +462,14 @@ def _exclusive_lock(
         handle.truncate(0)
         handle.write(f"{os.getpid()} {what}\n".encode())
         handle.flush()
-    except BaseException:
-        handle.close()
+    except BaseException as exc:
+        # the lock is ours: removed, or a full disk would leave it behind (issue 27)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        with contextlib.suppress(OSError):  # the close flushes the pid again: a full disk
+            handle.close()
+        if isinstance(exc, OSError):
+            raise DataError(f"cannot write {shown}: {exc.strerror or exc} (at {path})") from exc
         raise
     _HELD.add(handle)
     return handle
