@@ -1,4 +1,6 @@
-"""Every command and option is documented: in its --help (with an example) and in README.md."""
+"""Every command and option is documented: in its --help (with an example) and in README.md or
+docs/*.md (not counting docs/cli.md, which is generated from the help); docs/cli.md is what
+``python -m qrelsmith.cli.reference`` prints."""
 
 from __future__ import annotations
 
@@ -9,31 +11,30 @@ from pathlib import Path
 import pytest
 
 from qrelsmith.cli import EXIT_CODES, build_parser, main
+from qrelsmith.cli.reference import REGENERATE, commands, reference
 
 ROOT = Path(__file__).resolve().parents[1]
-#: README.md and the pages of docs/, where an option may be documented.
-README = "\n".join(
-    page.read_text(encoding="utf-8")
-    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+REFERENCE = ROOT / "docs" / "cli.md"
+#: What a user reads about the commands, written by hand: README.md and docs/*.md but the
+#: generated reference (which holds every option whether or not anyone documented it).
+DOCS = "\n".join(
+    path.read_text(encoding="utf-8")
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    if path != REFERENCE
 )
 
 
-def _commands() -> list[tuple[str, argparse.ArgumentParser]]:
-    found = []
-
-    def walk(prefix: str, parser: argparse.ArgumentParser) -> None:
-        for action in parser._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                for name, sub in action.choices.items():
-                    walk(f"{prefix} {name}".strip(), sub)
-                return
-        found.append((prefix, parser))
-
-    walk("", build_parser())
-    return found
+def _is_group(parser: argparse.ArgumentParser) -> bool:
+    return any(isinstance(action, argparse._SubParsersAction) for action in parser._actions)
 
 
-COMMANDS = _commands()
+#: Every command a user runs ("build", "audit sample" ...), not the groups ("audit").
+COMMANDS = [
+    (name.removeprefix("qrelsmith").strip(), parser)
+    for name, parser in commands(build_parser())
+    if not _is_group(parser)
+]
 
 
 def test_every_stage_has_a_command() -> None:
@@ -51,13 +52,21 @@ def test_every_stage_has_a_command() -> None:
 
 
 @pytest.mark.parametrize(("name", "parser"), COMMANDS, ids=[n for n, _ in COMMANDS])
-def test_command_and_options_are_in_readme(name: str, parser: argparse.ArgumentParser) -> None:
-    assert f"qrelsmith {name}" in README, f"'qrelsmith {name}' is not in README.md"
+def test_command_and_options_are_in_the_docs(name: str, parser: argparse.ArgumentParser) -> None:
+    assert f"qrelsmith {name}" in DOCS, f"'qrelsmith {name}' is not in README.md or docs/"
     assert parser.epilog and "qrelsmith " + name.split()[0] in parser.epilog, "no example in --help"
     for action in parser._actions:
         long_options = [o for o in action.option_strings if o.startswith("--") and o != "--help"]
         for option in long_options:
-            assert option in README, f"{name} {option} is not documented in README.md"
+            assert re.search(rf"{re.escape(option)}(?![\w-])", DOCS), (
+                f"{name} {option} is not documented in README.md or docs/ (docs/cli.md aside)"
+            )
+
+
+def test_the_command_reference_is_the_help_of_every_command() -> None:
+    assert REFERENCE.read_text(encoding="utf-8") == reference(), (
+        f"docs/cli.md differs from the commands' --help: run `{REGENERATE}`"
+    )
 
 
 def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -67,102 +76,14 @@ def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert "usage:" in capsys.readouterr().err
 
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def transcript(command: str) -> tuple[list[str], str]:
-    """The arguments of the README's console line ``$ qrelsmith <command>...`` and the output
-    printed under it (up to the next command or the end of the block)."""
-    lines = README.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(f"$ qrelsmith {command}"))
-    argv = lines[start].split("#", 1)[0].split()[2:]
-    output = []
-    for line in lines[start + 1 :]:
-        if line.startswith(("$ ", "```")):
-            break
-        output.append(line)
-    return argv, "\n".join(output) + "\n"
-
-
-def run_as_in_readme(
-    command: str,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    tmp_path: Path,
-) -> tuple[int, str, str]:
-    """Run the README's command in ``tmp_path`` holding links to samples/ and tests/: (exit,
-    printed, README's)."""
-    monkeypatch.chdir(tmp_path)
-    for name in ("samples", "tests"):
-        if not (tmp_path / name).exists():
-            (tmp_path / name).symlink_to(ROOT / name)
-    argv, expected = transcript(command)
-    capsys.readouterr()
-    code = main(argv)
-    captured = capsys.readouterr()
-    return code, captured.out + captured.err, expected
-
-
-def test_the_readmes_first_build_succeeds_and_prints_what_the_readme_shows(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    code, printed, expected = run_as_in_readme(
-        "build samples/site --out out", capsys, monkeypatch, tmp_path
-    )
-    assert code == 0
-    assert printed == expected
-
-
-def test_the_readmes_review_demo_runs_with_the_shipped_verdict_files(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    assert run_as_in_readme("build samples/site --out out", capsys, monkeypatch, tmp_path)[0] == 0
-    code, printed, expected = run_as_in_readme(
-        "audit apply out samples/bad.csv", capsys, monkeypatch, tmp_path
-    )
-    assert (code, printed) == (1, expected)
-    code, printed, expected = run_as_in_readme(
-        "audit apply out samples/verdicts.csv", capsys, monkeypatch, tmp_path
-    )
-    assert (code, printed) == (0, expected)
-
-
-def test_the_readmes_markdown_build_prints_what_the_readme_shows(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    command = "build tests/fixtures/markdown_docs --out docs-out"
-    code, printed, expected = run_as_in_readme(command, capsys, monkeypatch, tmp_path)
-    assert (code, printed) == (0, expected)
-
-
-def test_the_readmes_diff_and_the_sample_after_it_print_what_the_readme_shows(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    from test_diff import changed_site
-
-    assert run_as_in_readme("build samples/site --out out", capsys, monkeypatch, tmp_path)[0] == 0
-    assert (
-        run_as_in_readme("audit apply out samples/verdicts.csv", capsys, monkeypatch, tmp_path)[0]
-        == 0
-    )
-    changed_site(tmp_path).rename(tmp_path / "site-june")
-    assert main(["build", "site-june", "--out", "out-june", "-q"]) == 0
-    code, printed, expected = run_as_in_readme("diff out out-june", capsys, monkeypatch, tmp_path)
-    assert (code, printed) == (1, expected)
-    code, printed, expected = run_as_in_readme(
-        "audit sample out-june", capsys, monkeypatch, tmp_path
-    )
-    assert (code, printed) == (0, expected)
-
-
-def _readme_exit_codes() -> dict[str, str]:
-    section = README.split("### Exit codes of `build`", 1)[1].split("\n\n", 2)[1]
+def _docs_exit_codes() -> dict[str, str]:
+    section = DOCS.split("## Exit codes of `build`", 1)[1].split("\n\n", 2)[1]
     rows = [line.split("|")[1:3] for line in section.splitlines()[2:]]
     return {code.strip(): meaning.strip() for code, meaning in rows}
 
 
-def test_build_help_and_readme_agree_on_exit_codes() -> None:
-    codes = _readme_exit_codes()
+def test_build_help_and_the_docs_agree_on_exit_codes() -> None:
+    codes = _docs_exit_codes()
     assert set(codes) == {"0", "1", "2", "3", "4"}
     parsers = dict(COMMANDS)
     epilog = " ".join((parsers["build"].epilog or "").split())
@@ -213,29 +134,3 @@ def test_an_interrupt_exits_130(
     monkeypatch.setattr(evaluate, "run_validate", interrupted)
     assert main(["validate", "."]) == 130
     assert capsys.readouterr().err == "error: interrupted\n"
-
-
-def test_docs_review_transcripts_print_what_they_show(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    """docs/review.md's console lines, run in order: each prints what the page shows under it
-    (a line shown without output only has to succeed)."""
-    text = (ROOT / "docs" / "review.md").read_text(encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    for name in ("samples", "tests"):
-        (tmp_path / name).symlink_to(ROOT / name)
-    lines = text.splitlines()
-    commands = [i for i, line in enumerate(lines) if line.startswith("$ qrelsmith ")]
-    assert len(commands) >= 3
-    for start in commands:
-        argv = lines[start].split("#", 1)[0].split()[2:]
-        shown = []
-        for line in lines[start + 1 :]:
-            if line.startswith(("$ ", "```")):
-                break
-            shown.append(line)
-        capsys.readouterr()
-        assert main(argv) == 0, lines[start]
-        captured = capsys.readouterr()
-        if shown:
-            assert captured.out + captured.err == "\n".join(shown) + "\n", lines[start]

@@ -1,7 +1,7 @@
 """The label-quality gate: matching on the real pages of ../shared/devset must not lose labels.
 
-The floors sit a little under the figures benchmarks/bench_matching.py publishes (README,
-"Label quality on real pages"): a change that makes labels wrong, or drops many, fails here.
+The floors sit a little under the figures benchmarks/bench_matching.py publishes
+(docs/label-quality-method.md): a change that makes labels wrong, or drops many, fails here.
 Outside CI the test is skipped when the dev set is not beside the repository.
 """
 

@@ -1,7 +1,7 @@
 """``qrelsmith export KIND`` for the tools users run: each output is read back as its tool reads
 it — with the real library where it installs on CPU from PyPI (ir_datasets; pyarrow for
 AutoRAG's Parquet), else against the library's documented record (Ragas, DeepEval, LlamaIndex:
-see README "Exports for the tools you run"), and Pyserini indexes the collection when a JDK 21
+see docs/exports.md), and Pyserini indexes the collection when a JDK 21
 and pyserini are there."""
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def _java_major() -> int:
 
 @pytest.mark.skipif(
     importlib.util.find_spec("pyserini") is None or _java_major() < 21,
-    reason="Pyserini 2.x needs pyserini and a JDK 21 (README: exports)",
+    reason="Pyserini 2.x needs pyserini and a JDK 21 (docs/exports.md)",
 )
 def test_pyserini_indexes_every_document(out: Path, tmp_path: Path) -> None:
     folder = exported(out, "pyserini")

@@ -18,7 +18,7 @@ if not os.environ.get("CI"):  # a core dependency: in CI (CI set) a missing one 
     pytest.importorskip("markdown_it", reason="needs markdown-it-py: pip install -e .")
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = ROOT / "tests" / "fixtures" / "markdown_docs"
+DOCS = ROOT / "samples" / "markdown"
 
 
 def _lines(path: Path) -> list[dict[str, object]]:

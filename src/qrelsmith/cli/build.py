@@ -13,7 +13,6 @@ from ..export.owners import refuse_foreign
 from ..ingest import check_paths
 from ..models import AuditSample, Report
 from ..run.build import build_to, holds_pages
-from ..run.parallel import default_workers
 from ..run.progress import Progress
 from ..run.report import build_summary, nothing_asked
 from ..sources import check_sources
@@ -80,7 +79,7 @@ def register(subparsers: Any) -> None:
         type=positive,
         default=None,
         metavar="N",
-        help=f"worker processes (default: all cores, here {default_workers()}); 1 runs in-process",
+        help="worker processes (default: all cores); 1 runs in-process",
     )
     parser.add_argument(
         "--ascii-ids",

@@ -31,7 +31,7 @@ def add_config(parser: argparse.ArgumentParser, tables: str = "") -> None:
     """``--config/-c TOML``: the options file (``tables`` names the tables that apply)."""
     which = f"; {tables} applies" if tables else ""
     parser.add_argument(
-        "--config", "-c", metavar="TOML", help=f"TOML options file (README, Configuration){which}"
+        "--config", "-c", metavar="TOML", help=f"TOML options file (docs/configuration.md){which}"
     )
 
 
