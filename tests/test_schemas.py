@@ -12,6 +12,7 @@ import pytest
 
 from qrelsmith.cli import main
 from qrelsmith.store.schemas import SCHEMAS, render
+from qrelsmith.store.schemas import main as schemas_main
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "samples" / "site"
@@ -150,3 +151,16 @@ def test_audit_sample_changelog_and_review_validate(tmp_path: Path) -> None:
     for change in changes:
         _validator("changelog.schema.json").validate(change)
     _validator("review.schema.json").validate(json.loads((version / "review.json").read_text()))
+
+
+def test_the_schemas_command_takes_help_as_help_not_as_a_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        schemas_main(["--help"])
+    assert exit_info.value.code == 0
+    assert "usage: python -m qrelsmith.store.schemas" in capsys.readouterr().out
+    assert list(tmp_path.iterdir()) == []
+    assert schemas_main(["out"]) == 0
+    assert (tmp_path / "out" / "golden.schema.json").is_file()

@@ -6,6 +6,7 @@ the checked-in files drift from the models.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -69,7 +70,19 @@ def write_all(folder: Path) -> list[Path]:
     return written
 
 
-if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("schemas")
-    for path in write_all(target):
+def main(argv: list[str] | None = None) -> int:
+    """``python -m qrelsmith.store.schemas [FOLDER]``: write the schemas, print their paths."""
+    parser = argparse.ArgumentParser(
+        prog="python -m qrelsmith.store.schemas",
+        description="Write the JSON Schemas of qrelsmith's output records, generated from its "
+        "models, into FOLDER (default: schemas).",
+    )
+    parser.add_argument("folder", nargs="?", default="schemas", type=Path)
+    args = parser.parse_args(argv)
+    for path in write_all(args.folder):
         print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
