@@ -61,13 +61,15 @@ def test_the_registry_is_the_config_s_choice_of_methods() -> None:
     assert set(METHODS) == set(get_args(Method))
 
 
+@pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize(("features", "dims"), [(40, 5), (30_000, 8)])
 def test_lsa_writes_scikit_learns_own_pipelines_run(
-    monkeypatch: pytest.MonkeyPatch, features: int, dims: int
+    monkeypatch: pytest.MonkeyPatch, features: int, dims: int, workers: int
 ) -> None:
     """TfidfVectorizer(analyzer="char", ngram_range=(2, 2), max_features) + TruncatedSVD
     (random_state fixed) + cosine, ranked best first (ties by id down), 6 decimals: the same
-    run; with 40 features the limit to the most frequent n-grams is exercised too."""
+    run, with the SVD's products on one thread or two; with 40 features the limit to the
+    most frequent n-grams is exercised too."""
     from sklearn.decomposition import TruncatedSVD
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.metrics.pairwise import cosine_similarity
@@ -75,7 +77,7 @@ def test_lsa_writes_scikit_learns_own_pipelines_run(
     monkeypatch.setattr(lsa, "LSA_FEATURES", features)
     ids = [f"d{i:02d}" for i in range(len(TEXTS))]
     options = BaselineOptions(method="lsa", ngrams=(2, 2), dims=dims)
-    ours = RetrievalIndex(ids, TEXTS, options).search(QUERIES, 5)
+    ours = RetrievalIndex(ids, TEXTS, options, workers=workers).search(QUERIES, 5)
 
     vectorizer = TfidfVectorizer(
         analyzer="char", ngram_range=(2, 2), max_features=features, preprocessor=fold_case

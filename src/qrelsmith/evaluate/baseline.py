@@ -338,7 +338,7 @@ def _tfidf(texts: Sequence[str], options: BaselineOptions, workers: int = 1) -> 
 def _lsa(texts: Sequence[str], options: BaselineOptions, workers: int = 1) -> Scorer:
     from .lsa import LsaScorer
 
-    return LsaScorer(texts, options)
+    return LsaScorer(texts, options, workers)
 
 
 def _dense(texts: Sequence[str], options: BaselineOptions, workers: int = 1) -> Scorer:

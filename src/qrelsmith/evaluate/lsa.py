@@ -7,7 +7,8 @@ preprocessor, as every method here reads text). Only the counting is done here, 
 baseline's packed n-grams (n <= 3; scikit-learn's vectorizer for longer ones): it keeps the
 same features -- the vocabulary in the strings' order, the LSA_FEATURES most frequent by
 scikit-learn's own ``argsort`` of the totals -- at a fraction of CountVectorizer's time and
-memory on 100k sections. TF-IDF and the SVD are scikit-learn's classes.
+memory on 100k sections. TF-IDF is scikit-learn's class; the SVD is ``TruncatedSVD``'s own
+steps with its sparse products on several threads (``svd``), the same doubles.
 
 The corpus is counted twice, a chunk at a time: once for every n-gram's total, once for the
 kept features' counts, so no chunk's n-grams outlive it.
@@ -27,6 +28,7 @@ from ..errors import DataError
 from ..patterns import LSA_FEATURES, LSA_SEED
 from ..text import fold_case
 from .ngrams import PACKED_N, packed_counts
+from .svd import truncated_svd
 
 
 def _totals(texts: Sequence[str], ngrams: tuple[int, int]) -> tuple[NDArray[np.int64], Any]:
@@ -105,11 +107,12 @@ def _counter(ngrams: tuple[int, int]) -> Any:
 
 
 class LsaScorer:
-    """Cosines of the queries' and the documents' reduced TF-IDF vectors."""
+    """Cosines of the queries' and the documents' reduced TF-IDF vectors; the SVD's sparse
+    products on ``workers`` threads (``svd.truncated_svd``: the same doubles whatever the
+    number)."""
 
-    def __init__(self, texts: Sequence[str], options: BaselineOptions):
+    def __init__(self, texts: Sequence[str], options: BaselineOptions, workers: int = 1):
         # imported here: scikit-learn takes ~2 s to import, which every CLI start would pay
-        from sklearn.decomposition import TruncatedSVD
         from sklearn.feature_extraction.text import TfidfTransformer
         from sklearn.preprocessing import normalize
 
@@ -121,17 +124,21 @@ class LsaScorer:
                 f"that; the sections hold {counts.shape[1]}: give a smaller --dims"
             )
         self._tfidf = TfidfTransformer()
-        weighted = self._tfidf.fit_transform(counts)
+        weighted = sparse.csr_matrix(self._tfidf.fit_transform(counts))
         del counts
-        self._svd = TruncatedSVD(options.dims, random_state=LSA_SEED)
-        self._documents = normalize(self._svd.fit_transform(weighted)).T.copy()
+        components, reduced = truncated_svd(weighted, options.dims, LSA_SEED, workers)
+        del weighted
+        # TruncatedSVD.transform's product: a query's counts' TF-IDF @ components.T
+        self._projection = components.T
+        self._documents = normalize(reduced).T.copy()
         self._normalize = normalize
 
     def rows(self, queries: list[str]) -> Iterator[NDArray[np.float64]]:
         from threadpoolctl import threadpool_limits
 
         counts = sparse.csr_matrix(self._counter.transform(queries), dtype=np.float64)
-        reduced = self._normalize(self._svd.transform(self._tfidf.transform(counts)))
+        weighted = sparse.csr_matrix(self._tfidf.transform(counts))
+        reduced = self._normalize(np.asarray(weighted @ self._projection))
         with threadpool_limits(1, "blas"):  # one BLAS thread: the parts are the parallelism
             scores = reduced @ self._documents
         yield from scores

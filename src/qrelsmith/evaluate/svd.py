@@ -1,0 +1,144 @@
+"""scikit-learn's ``TruncatedSVD`` (randomized, its defaults) with its sparse products shared
+out over threads: the same steps on the same doubles, so the same result to the bit.
+
+``TruncatedSVD(dims, random_state=seed).fit_transform(matrix)`` runs scikit-learn's randomized
+range finder: a seeded normal start, POWER_ITERATIONS power iterations normalised by LU, a QR,
+then the SVD of the small projected matrix. At 100k sections most of its time is 13 products
+of the sparse matrix (or its transpose) with a dense block, which scipy computes on one
+thread. Here each product is cut into parts of whole result rows, one part per thread
+(scipy's sparse products release the GIL): a result row is summed by the same routine over
+the same entries in the same order, whatever the parts, so it is the same double. ``M @ X``
+(CSR) is cut by rows of ``M``; ``M.T @ X`` (CSC, its result rows are ``M``'s columns) by
+ranges of ``M``'s columns, each a CSR copy whose transpose is summed as the whole one is.
+The dense steps (LU, QR, the small SVD) are scipy's, on BLAS's own threads, as in
+scikit-learn; ``tests/test_evaluate_svd.py`` holds the result equal to scikit-learn's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import linalg, sparse
+
+#: TruncatedSVD's defaults (n_oversamples, n_iter), which the study's LSA ran with: the
+#: random start has dims + OVERSAMPLES columns, refined by POWER_ITERATIONS LU-normalised
+#: rounds.
+OVERSAMPLES = 10
+POWER_ITERATIONS = 5
+
+#: Parts a thread's rows are cut into for ``M @ X``: a part's result is held twice (made, then
+#: copied into place), so smaller parts keep that copy small (~1/8 of the 213 MB result at
+#: 100k sections and 2 threads, 27 MB). The columns' parts are one a thread: each streams all
+#: of X.
+ROW_PARTS = 8
+
+
+def _cuts(weights: NDArray[Any], parts: int) -> list[int]:
+    """Bounds of ``parts`` consecutive ranges of ``weights`` of about equal sums."""
+    total = np.concatenate([[0], np.cumsum(weights)])
+    bounds = np.searchsorted(total, np.arange(1, parts) * total[-1] / parts)
+    return [0, *np.unique(bounds).tolist(), len(weights)]
+
+
+class SplitProducts:
+    """``matrix @ dense`` and ``matrix.T @ dense`` of a CSR ``matrix`` (no duplicate entries)
+    on ``threads`` threads, each part computing whole rows of the result: the doubles of
+    scipy's one product. The rows are cut into ranges of about as many entries (views of
+    ``matrix``: a row's entries summed in their stored order); the columns too, each range a
+    CSR copy (one copy of ``matrix`` in all, made only for two threads or more), whose
+    transpose sums a column's entries in row order, as the whole one does."""
+
+    def __init__(self, matrix: sparse.csr_matrix, threads: int):
+        self.matrix = matrix
+        self.shape: tuple[int, int] = matrix.shape
+        self.threads = max(1, threads)
+        self.rows: list[tuple[int, int, sparse.csr_matrix]] = []
+        self.columns: list[tuple[int, int, sparse.csc_matrix]] = []
+        if self.threads < 2:
+            return
+        indptr = matrix.indptr
+        for low, high in _pairs(_cuts(np.diff(indptr), self.threads * ROW_PARTS)):
+            part = sparse.csr_matrix(
+                (
+                    matrix.data[indptr[low] : indptr[high]],
+                    matrix.indices[indptr[low] : indptr[high]],
+                    indptr[low : high + 1] - indptr[low],
+                ),
+                shape=(high - low, self.shape[1]),
+                copy=False,
+            )
+            self.rows.append((low, high, part))
+        per_column = np.bincount(matrix.indices, minlength=self.shape[1])
+        for low, high in _pairs(_cuts(per_column, self.threads)):
+            self.columns.append((low, high, matrix[:, low:high].T))
+
+    def times(self, dense: NDArray[np.float64]) -> NDArray[np.float64]:
+        """``matrix @ dense``."""
+        if not self.rows:
+            return np.asarray(self.matrix @ dense)
+        return self._joined(self.rows, dense, self.shape[0])
+
+    def transposed_times(self, dense: NDArray[np.float64]) -> NDArray[np.float64]:
+        """``matrix.T @ dense``."""
+        if not self.columns:
+            return np.asarray(self.matrix.T @ dense)
+        return self._joined(self.columns, dense, self.shape[1])
+
+    def _joined(
+        self, parts: list[tuple[int, int, Any]], dense: NDArray[np.float64], rows: int
+    ) -> NDArray[np.float64]:
+        """Each part's product, on its own thread, written into its rows of the result."""
+        out = np.empty((rows, dense.shape[1]), dtype=np.result_type(self.matrix.dtype, dense))
+
+        def one(part: tuple[int, int, Any]) -> None:
+            low, high, block = part
+            out[low:high] = block @ dense
+
+        with ThreadPoolExecutor(self.threads) as pool:
+            list(pool.map(one, parts))
+        return out
+
+
+def _pairs(bounds: list[int]) -> list[tuple[int, int]]:
+    return list(zip(bounds, bounds[1:], strict=False))
+
+
+def truncated_svd(
+    matrix: sparse.csr_matrix, dims: int, seed: int, threads: int = 1
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``TruncatedSVD(dims, random_state=seed)`` fitted to ``matrix`` (CSR, float64): (its
+    ``components_``, its ``fit_transform(matrix)``), the sparse products on ``threads``
+    threads. As there, a matrix wider than tall is decomposed transposed, and with fewer
+    rows than ``dims`` there are as many components as rows."""
+    from sklearn.utils.extmath import svd_flip
+
+    products = SplitProducts(matrix, threads)
+    transpose = matrix.shape[0] < matrix.shape[1]
+    forward: Callable[[NDArray[np.float64]], NDArray[np.float64]] = products.times
+    backward: Callable[[NDArray[np.float64]], NDArray[np.float64]] = products.transposed_times
+    if transpose:
+        forward, backward = backward, forward
+    width = dims + OVERSAMPLES
+    start = np.random.RandomState(seed)
+    basis = start.normal(size=(matrix.shape[0] if transpose else matrix.shape[1], width))
+    # scikit-learn's LU and QR steps, factorising the product in place (it copies it first:
+    # the same doubles, 213 MB more at 100k sections)
+    for _ in range(POWER_ITERATIONS):
+        basis, _ = linalg.lu(forward(basis), permute_l=True, overwrite_a=True, check_finite=False)
+        basis, _ = linalg.lu(backward(basis), permute_l=True, overwrite_a=True, check_finite=False)
+    basis, _ = linalg.qr(forward(basis), mode="economic", overwrite_a=True, check_finite=False)
+    # scikit-learn's basis.T @ M, which scipy computes as (M.T @ basis).T
+    small = backward(basis).T
+    u_small, _, vt = linalg.svd(small, full_matrices=False, lapack_driver="gesdd")
+    del small
+    u = basis @ u_small
+    if transpose:
+        u, vt = vt[:dims].T, u[:, :dims].T
+    else:
+        u, vt = u[:, :dims], vt[:dims]
+    _, components = svd_flip(u, vt, u_based_decision=False)
+    return components, products.times(components.T)
