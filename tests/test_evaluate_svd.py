@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from scipy import sparse
 
+from qrelsmith.evaluate import svd
 from qrelsmith.evaluate.svd import ROW_PARTS, SplitProducts, truncated_svd
 
 
@@ -42,6 +43,26 @@ def test_split_products_are_scipy_s_own_to_the_bit(threads: int) -> None:
     assert np.array_equal(products.transposed_times(left), matrix.T @ left)
     # one dense column takes scipy's vector product: still the same doubles
     assert np.array_equal(products.times(right[:, :1]), matrix @ right[:, :1])
+
+
+def test_a_range_of_columns_keeps_each_row_s_entries_in_their_order() -> None:
+    matrix = _matrix(40, 30, seed=5)
+    part = svd._columns(matrix, 7, 19)
+    assert part.shape == (40, 12)
+    for row in range(40):
+        entries = slice(matrix.indptr[row], matrix.indptr[row + 1])
+        expected = [
+            (int(column) - 7, float(value))
+            for column, value in zip(matrix.indices[entries], matrix.data[entries], strict=True)
+            if 7 <= column < 19
+        ]
+        got = slice(part.indptr[row], part.indptr[row + 1])
+        assert list(zip(part.indices[got].tolist(), part.data[got].tolist(), strict=True)) == (
+            expected
+        )
+    assert any(
+        np.any(np.diff(part.indices[part.indptr[r] : part.indptr[r + 1]]) < 0) for r in range(40)
+    )
 
 
 @pytest.mark.parametrize(

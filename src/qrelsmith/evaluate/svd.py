@@ -74,7 +74,7 @@ class SplitProducts:
             self.rows.append((low, high, part))
         per_column = np.bincount(matrix.indices, minlength=self.shape[1])
         for low, high in _pairs(_cuts(per_column, self.threads)):
-            self.columns.append((low, high, matrix[:, low:high].T))
+            self.columns.append((low, high, _columns(matrix, low, high).T))
 
     def times(self, dense: NDArray[np.float64]) -> NDArray[np.float64]:
         """``matrix @ dense``."""
@@ -101,6 +101,19 @@ class SplitProducts:
         with ThreadPoolExecutor(self.threads) as pool:
             list(pool.map(one, parts))
         return out
+
+
+def _columns(matrix: sparse.csr_matrix, low: int, high: int) -> sparse.csr_matrix:
+    """``matrix[:, low:high]``, each row's entries in their order, built with one mask (scipy's
+    slicing holds several arrays of every entry at once: ~1.4 GB at 100k sections)."""
+    kept = (matrix.indices >= low) & (matrix.indices < high)
+    before = np.zeros(len(kept) + 1, dtype=matrix.indptr.dtype)  # entries kept before each
+    np.cumsum(kept, dtype=before.dtype, out=before[1:])
+    return sparse.csr_matrix(
+        (matrix.data[kept], matrix.indices[kept] - low, before[matrix.indptr]),
+        shape=(matrix.shape[0], high - low),
+        copy=False,
+    )
 
 
 def _pairs(bounds: list[int]) -> list[tuple[int, int]]:
