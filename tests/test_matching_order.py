@@ -255,11 +255,16 @@ def test_a_table_that_names_subheadings_is_bounded_by_them() -> None:
     assert after_h3[1].section_ids == []
 
 
-def test_the_order_places_no_row_beside_another_open_row_nor_a_tie() -> None:
-    article = page("Inicio", "Uso", "Fin")
-    # two open rows and one section between their neighbours: one of them names another
+def test_open_rows_take_the_sections_between_their_neighbours_only_one_each() -> None:
+    article = page("Inicio", "Uso", "Ajustes", "Fin")
+    ids = [s.id for s in article.sections]
+    # two open rows, two sections between their neighbours: one each, in order
     two = match_table([(r, (), ()) for r in ("Inicio", "Zzz", "Yyy", "Fin")], article)
-    assert [m.section_ids for m in two[1:3]] == [[], []]
+    assert [(m.rule, m.section_ids) for m in two[1:3]] == [("order", [ids[1]]), ("order", [ids[2]])]
+    # three open rows for two sections: one of them names something else
+    three = match_table([(r, (), ()) for r in ("Inicio", "Zzz", "Yyy", "Xxx", "Fin")], article)
+    assert [m.section_ids for m in three[1:4]] == [[], [], []]
+    article = page("Inicio", "Uso", "Fin")
     # neighbours that are next to each other on the page leave no place between them
     adjacent = match_table([(r, (), ()) for r in ("Inicio", "Zzz", "Uso")], article)
     assert adjacent[1].section_ids == []

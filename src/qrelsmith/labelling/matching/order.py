@@ -108,16 +108,17 @@ SILENT_REASONS: frozenset[str] = frozenset({"elsewhere", "empty"})
 
 
 def by_place(index: HeadingIndex, outcomes: Sequence[Outcome], results: list[Match]) -> list[Match]:
-    """Rows the headings leave open where the page's order leaves them one section (rule
-    ``order``). Between two consecutive decided rows of a table that follows the page
+    """Rows the headings leave open where the page's order leaves them one section each
+    (rule ``order``). Between two consecutive decided rows of a table that follows the page
     (``fixed_chain``), the open rows name headings that lie between the two decided rows'
-    headings. When every heading there belongs to one section, that section is theirs: both
-    decided rows in one section (a reference page's table names the items of its section
-    "URI schemes" in turn: "mailto", "ms-chat:"), or exactly one member's section between two
-    members' ("놓고" between "array::max_size" and "array::rbegin" is "array::pointer").
-    Only rows no heading resembles are placed so: a tie between headings stays one (see
-    ``in_order``), and a row between them decided out of order, tied, vague, or naming an
-    excluded section leaves the place unsaid, as do neighbours with no heading between."""
+    headings. When both decided rows are in one section, the rows between are in it too (a
+    reference page's table names the items of its section "URI schemes" in turn: "mailto",
+    "ms-chat:"). Otherwise, when the sections between theirs are exactly as many as the
+    open rows, each row takes one, in order ("놓고" between "array::max_size" and
+    "array::rbegin" is "array::pointer"). Only rows no heading resembles are placed so: a
+    tie between headings stays one (see ``in_order``), and a row between them decided out of
+    order, tied, vague, or naming an excluded section leaves the places unsaid, as do
+    neighbours with no heading between them."""
     chain = fixed_chain(index, outcomes, results)
     out = list(results)
     for (before, (_, low)), (after, (high, _)) in itertools.pairwise(chain):
@@ -128,29 +129,32 @@ def by_place(index: HeadingIndex, outcomes: Sequence[Outcome], results: list[Mat
         ):
             continue
         if low.target_id == high.target_id:
-            place = low.target_id
+            places = [low.target_id] * len(rows)
         else:
             # a table that names H2s (both neighbours' headings are) names none of the
             # subheadings between them ("구문", "설명" under each member)
             level = low.top and high.top
-            inside = {
-                t.target_id
-                for t in index.targets
-                if low.position < t.position < high.position and (t.top or not level)
-            }
-            if len(inside) != 1 or len(rows) != 1:
+            inside = list(
+                dict.fromkeys(
+                    t.target_id
+                    for t in index.targets
+                    if low.position < t.position < high.position and (t.top or not level)
+                )
+            )
+            # as many rows as sections, in the page's order: one each (only in a table of
+            # H2s when there are several: between subheadings a section may hold two)
+            if len(inside) != len(rows) or (len(rows) > 1 and not level):
                 continue
-            place = inside.pop()
-        target = index.section_target(place)
-        if target is None:
-            continue
+            places = inside
         confidence = min(
             patterns.MATCH_CONFIDENCE["order_max"],
             results[before].confidence or 1.0,
             results[after].confidence or 1.0,
         )
-        for n in rows:
-            out[n] = accept(target, "order", confidence, [])
+        for n, place in zip(rows, places, strict=True):
+            target = index.section_target(place)
+            if target is not None:
+                out[n] = accept(target, "order", confidence, [])
     return out
 
 
