@@ -17,7 +17,7 @@ from lxml import etree
 
 from .. import patterns
 from ..config import BuildOptions
-from ..models import ExcludedSection, Section
+from ..models import ExcludedSection, Section, SubHeading
 from ..patterns import LINK_CLOSE, LINK_OPEN, MARK
 from ..store import layout
 from ..text import fold_space, folded_words, strip_numbering
@@ -77,6 +77,8 @@ class _Open:
     anchors: list[str]
     chunks: list[str] = field(default_factory=list)
     subheadings: list[str] = field(default_factory=list)
+    #: each subheading's level and the number of chunks before its text
+    starts: list[tuple[int, int]] = field(default_factory=list)
 
 
 @lru_cache(maxsize=16)
@@ -213,6 +215,7 @@ def split_sections(
     current: _Open | None = None
     pending_ids: list[str] = []  # ids since the last text: they belong to the next heading
     headings: list[int] = []  # open heading ranks (a stack: broken markup may nest them)
+    opened_at: list[int] = []  # the section's chunk count where each open heading began
     heading_chunks: list[str] = []
     for position, part in enumerate(parts):
         if position % 2 == 0:  # text
@@ -239,6 +242,7 @@ def split_sections(
         elif part.startswith("H"):
             rank = int(part[1])
             headings.append(rank)
+            opened_at.append(len(current.chunks) if current is not None else 0)
             heading_chunks = []
             if rank == level:
                 if opened and pending_ids:  # "<section id=x><h2>": x names the new section
@@ -250,7 +254,7 @@ def split_sections(
             elif rank < level:
                 current = None  # a higher heading ends the section; its text belongs to none
         elif part == "/H" and headings:
-            rank = headings.pop()
+            rank, chunk = headings.pop(), opened_at.pop()
             text = fold_space(_without_links("".join(heading_chunks)))
             heading_chunks = []
             if current is not None and text:
@@ -258,6 +262,7 @@ def split_sections(
                     current.heading = text
                 elif rank > level:
                     current.subheadings.append(text)
+                    current.starts.append((rank, chunk))
 
     sections: list[Section] = []
     excluded: list[ExcludedSection] = []
@@ -278,6 +283,7 @@ def split_sections(
                 )
                 continue
             text = text.replace(LINK_OPEN, "").replace(LINK_CLOSE, "")
+        text = fold_space(text)
         sections.append(
             Section(
                 id=section_id,
@@ -285,11 +291,34 @@ def split_sections(
                 index=item.index,
                 heading=item.heading,
                 subheadings=item.subheadings,
+                outline=outline(item, text),
                 anchors=list(dict.fromkeys(item.anchors)),
-                text=fold_space(text),
+                text=text,
             )
         )
     return sections, excluded
+
+
+def outline(item: _Open, text: str) -> list[SubHeading]:
+    """Where each subheading of a section starts in its folded ``text``.
+
+    The marked text puts a space before every heading, so the chunks before a subheading end
+    in white space and fold on their own to what the whole text folds to before it: its
+    offset is their folded length, plus the one space that joins them to it. Folded piece by
+    piece, each chunk once. A heading whose text is not found there (markup nesting headings
+    in headings) is left out: ``subheadings`` still names it.
+    """
+    found: list[SubHeading] = []
+    folded, done = 0, 0  # the folded length of the chunks before chunk ``done``
+    for (rank, chunk), heading in zip(item.starts, item.subheadings, strict=True):
+        piece = fold_space(_without_links("".join(item.chunks[done:chunk])))
+        if piece:
+            folded += len(piece) + (1 if folded else 0)
+        done = chunk
+        at = folded + (1 if folded else 0)
+        if text.startswith(heading, at):
+            found.append(SubHeading(at=at, level=rank, text=heading))
+    return found
 
 
 def _without_links(text: str) -> str:
