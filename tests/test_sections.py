@@ -319,3 +319,17 @@ def test_sub_headings_without_text_and_after_code_are_placed_right() -> None:
 def test_a_deeper_split_level_places_the_headings_below_it() -> None:
     body = "<h2>Part</h2><h3>Top</h3><p>a</p><h4>Under</h4><p>b</p>"
     assert _outline(body, section_level=3) == [(2, 4, "Under")]
+
+
+def test_text_folded_at_sub_headings_is_the_text_folded_whole() -> None:
+    body = (
+        "<h2>Top</h2><h3>Zero</h3><p>a\u200b b\u00a0\u00a0c <a href='https://x.example/'>link</a>\x0b</p>"
+        "<h3> One\u00ad </h3><p>\u3000d\x01e</p><h4>Two</h4><h3>Three <a href='/y'>y</a></h3>"
+        "<p>f\u2060 g</p>"
+    )
+    with_headings = parse_article(f"<html><body>{body}</body></html>", "a.html").sections[0]
+    as_text = parse_article(
+        "<html><body>" + re.sub(r"<(/?)h[34]>", r"<\1p>", body) + "</body></html>", "a.html"
+    ).sections[0]
+    assert as_text.outline == [] and len(with_headings.outline) == 4
+    assert with_headings.text == as_text.text

@@ -282,8 +282,7 @@ def split_sections(
                     )
                 )
                 continue
-            text = text.replace(LINK_OPEN, "").replace(LINK_CLOSE, "")
-        text = fold_space(text)
+        text, places = folded_text(item, text)
         sections.append(
             Section(
                 id=section_id,
@@ -291,7 +290,7 @@ def split_sections(
                 index=item.index,
                 heading=item.heading,
                 subheadings=item.subheadings,
-                outline=outline(item, text),
+                outline=places,
                 anchors=list(dict.fromkeys(item.anchors)),
                 text=text,
             )
@@ -299,26 +298,38 @@ def split_sections(
     return sections, excluded
 
 
-def outline(item: _Open, text: str) -> list[SubHeading]:
-    """Where each subheading of a section starts in its folded ``text``.
+def folded_text(item: _Open, text: str) -> tuple[str, list[SubHeading]]:
+    """A section's text (``text``: its chunks joined) with white space folded and links
+    unmarked, and where each of its subheadings starts in it.
 
     The marked text puts a space before every heading, so the chunks before a subheading end
-    in white space and fold on their own to what the whole text folds to before it: its
-    offset is their folded length, plus the one space that joins them to it. Folded piece by
-    piece, each chunk once. A heading whose text is not found there (markup nesting headings
-    in headings) is left out: ``subheadings`` still names it.
+    in white space: the text folds piece by piece, cut where each subheading starts, to what
+    it folds to whole, and a subheading's offset is the folded length before it plus the one
+    space that joins them. Each chunk is folded once, as the whole text was. A heading whose
+    text is not found there (markup nesting headings in headings) is left out:
+    ``subheadings`` still names it.
     """
-    found: list[SubHeading] = []
-    folded, done = 0, 0  # the folded length of the chunks before chunk ``done``
-    for (rank, chunk), heading in zip(item.starts, item.subheadings, strict=True):
+    if not item.starts:
+        return fold_space(_without_links(text)), []
+    pieces: list[str] = []
+    starts: list[tuple[int, int]] = []  # (level, offset)
+    length, done = 0, 0  # the folded length of the chunks before chunk ``done``
+    for rank, chunk in item.starts:
         piece = fold_space(_without_links("".join(item.chunks[done:chunk])))
         if piece:
-            folded += len(piece) + (1 if folded else 0)
+            pieces.append(piece)
+            length += len(piece) + (1 if length else 0)
         done = chunk
-        at = folded + (1 if folded else 0)
-        if text.startswith(heading, at):
-            found.append(SubHeading(at=at, level=rank, text=heading))
-    return found
+        starts.append((rank, length + (1 if length else 0)))
+    pieces.append(fold_space(_without_links("".join(item.chunks[done:]))))
+    folded = " ".join(pieces)  # the last piece holds the last subheading: never empty
+    # built here from values already checked: a model's validation cost a fifth of this
+    places = [
+        SubHeading.model_construct(at=at, level=rank, text=heading)
+        for (rank, at), heading in zip(starts, item.subheadings, strict=True)
+        if folded.startswith(heading, at)
+    ]
+    return folded, places
 
 
 def _without_links(text: str) -> str:
