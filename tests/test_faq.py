@@ -438,3 +438,21 @@ def test_what_only_looks_like_chrome_stays_in_the_answer() -> None:
             "it on the other machine, then copy the folder.",
         )
     ]
+
+
+def test_an_answer_that_only_points_elsewhere_is_no_label() -> None:
+    # the review's kept wrong label (samples/faq-review-2.csv, datatype99.md#faq-q3): the
+    # Troubleshooting section holds the same pointer, not the answer
+    faq = (
+        "<h2>Troubleshooting</h2><p>rsnap fails on network disks. Solution: see rsnap's "
+        "README.</p><h2>FAQ</h2><h3>Why not just use rsync?</h3><p>See rsnap's README.</p>"
+    )
+    _, queries, rejected = _build(_page(faq))
+    assert queries == [] and [r.reason for r in rejected] == ["answer_not_in_section"]
+    # a pointer that goes on to answer is an answer
+    faq = (
+        "<h2>FAQ</h2><h3>How many snapshots does rsnap keep?</h3><p>See Snapshots: rsnap "
+        "keeps seven daily snapshots and four weekly ones.</p>"
+    )
+    _, queries, _ = _build(_page(faq))
+    assert [dict(q.relevant) for q in queries] == [{"p.html#1": 2}]

@@ -180,6 +180,20 @@ FAQ_JSONLD_MAX_DEPTH = 32
 #: ``CONTENT_ALONE_RATIO`` the table's rows need without a heading -- or when that section
 #: holds the whole answer (``evidence.py``'s containment) and is ahead at all.
 FAQ_BODY_RATIO = 1.5
+#: An answer that only points elsewhere ("See Metalang99's README", "See examples/x.c",
+#: "Consulte la guía", "詳しくは公式ドキュメント") writes no content of its own: a section that
+#: holds the same pointer is not where the answer is written. On the fresh review sample
+#: (samples/faq-review-2.csv) the one such label the rule kept was wrong (a README's
+#: Troubleshooting section pointed to the same README); this rule was written after that
+#: review, so that sample does not measure it. A pointer opens with one of these words and
+#: has at most FAQ_POINTER_MAX_WORDS words: "See the Installation section: run the installer
+#: without administrator rights" goes on to answer.
+FAQ_POINTER = re.compile(
+    r"^\W*(?:see|refer\s+to|read|check(?:\s+out)?|visit|ver|véase|consulte|詳しくは|请参阅|参见)(?!\w)",
+    re.IGNORECASE,
+)
+FAQ_POINTER_MAX_WORDS = 8
+
 #: The confidence of a FAQ label: a FAQ page's answer is the author's own (grade 2, as sure as
 #: an anchor); an in-article label is at most this (under every heading rule's, like content).
 FAQ_PAGE_CONFIDENCE = 1.0
@@ -776,9 +790,12 @@ class FaqSource:
 
 def answered_in(answer: str, section: Section, text: ArticleText) -> bool:
     """Does ``section`` hold the author's answer (``evidence.find_evidence``: the whole
-    answer, or a window of its sentences holding enough of its words)? BM25 finds the
+    answer, or a window of its sentences holding enough of its words; an answer that only
+    points elsewhere, ``FAQ_POINTER``, is held nowhere)? BM25 finds the
     section the pair is about; on the review sample (docs/sources.md) a section that does not
     also write the answer was wrong 12 times in 28, one that does never."""
+    if FAQ_POINTER.match(answer) and len(answer.split()) <= FAQ_POINTER_MAX_WORDS:
+        return False  # "See X's README": a pointer, found wherever X is pointed to
     found, _ = find_evidence(answer, [section], [], text)
     return found is not None and found.section == section.id
 
