@@ -550,22 +550,27 @@ def _dom_pairs(
             taken.add(element)
             continue
         where = f"section {section!r}: " if section else ""
-        question = _read(element, options)
-        if _chrome_text(question):  # "Was this helpful?", "Related posts"
-            continue
+        # a question's text is read only where one can be: reading every element of a FAQ
+        # page (its containers' text holds all of theirs) cost 0.1 s on Python's eight
         if rank and (rank > level or faq_page) and rank > 1:
+            question = _read(element, options)
             asks = FAQ_QUESTION_END.search(question) or FAQ_QUESTION_MARK.match(question)
+            if _chrome_text(question):  # "Was this helpful?", "Related posts"
+                continue
             if asks or (not faq_page and rank > level):
                 answer = _answer_siblings(element, bold)
                 taken.update([element, *answer])
                 yield question, [element], answer, f"{where}h{rank} {question[:60]!r}", ""
         elif element in bold and not _is_question_mark(element):
             lead = _bold_lead(element) if _bold_text(element) is None else None
-            asked, inline_text = lead if lead else (question, "")
+            asked, inline_text = lead if lead else (_read(element, options), "")
             answer = _answer_siblings(element, bold, bool(inline_text))
             taken.update([element, *answer])
             yield asked, [element], answer, f"{where}p {asked[:60]!r}", inline_text
         elif _is_question_mark(element):
+            question = _read(element, options)
+            if _chrome_text(question):
+                continue
             written = _with_breaks(element)
             inline = FAQ_INLINE_ANSWER.search(written)
             answer = _answer_siblings(element, bold, inline is not None)
@@ -586,6 +591,8 @@ def _dom_pairs(
             if summary is None:
                 continue
             asked = _read(summary, options)
+            if _chrome_text(asked):
+                continue
             taken.add(element)
             answer = [
                 child for child in element if isinstance(child.tag, str) and child is not summary
@@ -603,7 +610,8 @@ def _dom_pairs(
                         break
                     definitions.append(following)
                 asked = _read(term, options)
-                yield asked, [term], definitions, f"{where}dl {asked[:60]!r}", ""
+                if not _chrome_text(asked):
+                    yield asked, [term], definitions, f"{where}dl {asked[:60]!r}", ""
 
 
 def _faq_page(page: PageContext) -> bool:
