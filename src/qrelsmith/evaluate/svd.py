@@ -16,6 +16,7 @@ scikit-learn; ``tests/test_evaluate_svd.py`` holds the result equal to scikit-le
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -30,11 +31,9 @@ from scipy import linalg, sparse
 OVERSAMPLES = 10
 POWER_ITERATIONS = 5
 
-#: Parts a thread's rows are cut into for ``M @ X``: a part's result is held twice (made, then
-#: copied into place), so smaller parts keep that copy small (~1/8 of the 213 MB result at
-#: 100k sections and 2 threads, 27 MB). The columns' parts are one a thread: each streams all
-#: of X.
-ROW_PARTS = 8
+#: scipy's sparse routines, which its products call: here each is called on a part of the
+#: matrix, writing into its rows of the result (no copy of a part, no part's result copied).
+_SPARSETOOLS: Any = importlib.import_module("scipy.sparse._sparsetools")
 
 
 def _cuts(weights: NDArray[Any], parts: int) -> list[int]:
@@ -45,61 +44,80 @@ def _cuts(weights: NDArray[Any], parts: int) -> list[int]:
 
 
 class SplitProducts:
-    """``matrix @ dense`` and ``matrix.T @ dense`` of a CSR ``matrix`` (no duplicate entries)
-    on ``threads`` threads, each part computing whole rows of the result: the doubles of
-    scipy's one product. The rows are cut into ranges of about as many entries (views of
-    ``matrix``: a row's entries summed in their stored order); the columns too, each range a
-    CSR copy (one copy of ``matrix`` in all, made only for two threads or more), whose
-    transpose sums a column's entries in row order, as the whole one does."""
+    """``matrix @ dense`` and ``matrix.T @ dense`` of a CSR float64 ``matrix`` (no duplicate
+    entries) on ``threads`` threads, each part computing whole rows of the result: the
+    doubles of scipy's one product. With two threads or more, each part is summed by the
+    routine scipy's product calls (``csr_matvecs``, ``csc_matvecs``: the result's rows,
+    zeroed, each adding its entries' terms in their stored order) straight into its rows of
+    the result. ``M @ X`` is cut into ranges of ``M``'s rows of about as many entries (read
+    in place); ``M.T @ X`` into ranges of ``M``'s columns, each a CSR copy of those columns
+    (one copy of ``matrix`` in all), read as the CSC of its transpose: a column's entries in
+    row order, as the whole one sums them."""
 
     def __init__(self, matrix: sparse.csr_matrix, threads: int):
+        if matrix.dtype != np.float64:
+            raise ValueError(f"the products are of float64 matrices, not {matrix.dtype}")
         self.matrix = matrix
         self.shape: tuple[int, int] = matrix.shape
         self.threads = max(1, threads)
-        self.rows: list[tuple[int, int, sparse.csr_matrix]] = []
-        self.columns: list[tuple[int, int, sparse.csc_matrix]] = []
+        self.rows: list[tuple[int, int]] = []
+        self.columns: list[tuple[int, int, sparse.csr_matrix]] = []
         if self.threads < 2:
             return
-        indptr = matrix.indptr
-        for low, high in _pairs(_cuts(np.diff(indptr), self.threads * ROW_PARTS)):
-            part = sparse.csr_matrix(
-                (
-                    matrix.data[indptr[low] : indptr[high]],
-                    matrix.indices[indptr[low] : indptr[high]],
-                    indptr[low : high + 1] - indptr[low],
-                ),
-                shape=(high - low, self.shape[1]),
-                copy=False,
-            )
-            self.rows.append((low, high, part))
+        self.rows = _pairs(_cuts(np.diff(matrix.indptr), self.threads))
         per_column = np.bincount(matrix.indices, minlength=self.shape[1])
         for low, high in _pairs(_cuts(per_column, self.threads)):
-            self.columns.append((low, high, _columns(matrix, low, high).T))
+            self.columns.append((low, high, _columns(matrix, low, high)))
 
     def times(self, dense: NDArray[np.float64]) -> NDArray[np.float64]:
         """``matrix @ dense``."""
         if not self.rows:
             return np.asarray(self.matrix @ dense)
-        return self._joined(self.rows, dense, self.shape[0])
+        matrix = self.matrix
+
+        def rows(low: int, high: int, read: NDArray[np.float64], out: NDArray[np.float64]) -> None:
+            _SPARSETOOLS.csr_matvecs(
+                high - low, self.shape[1], read.shape[1], matrix.indptr[low : high + 1],
+                matrix.indices, matrix.data, read.ravel(), out[low:high].ravel(),
+            )  # fmt: skip
+
+        return self._joined([(low, high, rows) for low, high in self.rows], dense, self.shape[0])
 
     def transposed_times(self, dense: NDArray[np.float64]) -> NDArray[np.float64]:
         """``matrix.T @ dense``."""
         if not self.columns:
             return np.asarray(self.matrix.T @ dense)
-        return self._joined(self.columns, dense, self.shape[1])
+        docs = self.shape[0]
+        parts = []
+        for low, high, block in self.columns:
+
+            def columns(
+                low: int,
+                high: int,
+                read: NDArray[np.float64],
+                out: NDArray[np.float64],
+                block: sparse.csr_matrix = block,
+            ) -> None:
+                _SPARSETOOLS.csc_matvecs(
+                    high - low, docs, read.shape[1], block.indptr, block.indices, block.data,
+                    read.ravel(), out[low:high].ravel(),
+                )  # fmt: skip
+
+            parts.append((low, high, columns))
+        return self._joined(parts, dense, self.shape[1])
 
     def _joined(
-        self, parts: list[tuple[int, int, Any]], dense: NDArray[np.float64], rows: int
+        self,
+        parts: list[tuple[int, int, Callable[..., None]]],
+        dense: NDArray[np.float64],
+        rows: int,
     ) -> NDArray[np.float64]:
-        """Each part's product, on its own thread, written into its rows of the result."""
-        out = np.empty((rows, dense.shape[1]), dtype=np.result_type(self.matrix.dtype, dense))
-
-        def one(part: tuple[int, int, Any]) -> None:
-            low, high, block = part
-            out[low:high] = block @ dense
-
+        """Each part summed on a thread into its rows of the zeroed result; ``dense`` read as
+        scipy's product reads it (C order)."""
+        read = np.ascontiguousarray(dense, dtype=np.float64)
+        out = np.zeros((rows, read.shape[1]), dtype=np.float64)
         with ThreadPoolExecutor(self.threads) as pool:
-            list(pool.map(one, parts))
+            list(pool.map(lambda part: part[2](part[0], part[1], read, out), parts))
         return out
 
 
