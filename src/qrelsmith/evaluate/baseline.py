@@ -43,7 +43,7 @@ from scipy import sparse
 from ..config import BaselineOptions
 from ..models import CorpusRecord
 from ..patterns import BASELINE_PRESETS
-from ..run.parallel import ForkedPart
+from ..run.parallel import in_parts
 from ..text import bm25_idf, bm25_norm, bm25_weight, fold_case
 from .ngrams import PACKED_N, packed_counts
 from .runs import Run, ranking_lines
@@ -421,25 +421,17 @@ class RetrievalIndex:
         ``workers`` processes (see ``iter_search``); a part's batches are shaped where it
         is searched."""
         qids = list(queries)
-        parts = min(workers, len(qids) // BATCH) if ForkedPart.available() else 1
-        if parts < 2:
-            yield from self._shaped(queries, qids, k, shape)
-            return
+        parts = max(1, min(workers, len(qids) // BATCH))
         # parts of whole batches: a batch holds the same queries whatever the number of parts,
         # so a scorer that encodes a batch together (dense) gives the same doubles
         batches = -(-len(qids) // BATCH)
         cuts = [BATCH * (batches * part // parts) for part in range(parts)] + [len(qids)]
-        forked = [
-            ForkedPart(partial(self._shaped, queries, qids[low:high], k, shape))
-            for low, high in zip(cuts[1:-1], cuts[2:], strict=True)
-        ]
-        try:
-            yield from self._shaped(queries, qids[: cuts[1]], k, shape)
-            for part in forked:
-                yield from part.items()
-        finally:
-            for part in forked:
-                part.close()
+        yield from in_parts(
+            [
+                partial(self._shaped, queries, qids[low:high], k, shape)
+                for low, high in zip(cuts, cuts[1:], strict=False)
+            ]
+        )
 
     def _shaped(
         self,
