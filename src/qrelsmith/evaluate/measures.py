@@ -193,7 +193,9 @@ class Scorer:
             for spec in self.specs
         }
         for provided in self._provided:
-            scored = {qid: dict(top(run[qid], provided.depth)) for qid in qids if qid in run}
+            # a query without results scores the default (ir_measures' Judged@k would divide
+            # by its zero results: a condensed run can have none left)
+            scored = {qid: dict(top(run[qid], provided.depth)) for qid in qids if run.get(qid)}
             if scored:
                 self._fill(provided.evaluator, scored, values)
         for spec in self.specs:

@@ -72,6 +72,8 @@ def canonical_run(text: str) -> Run | None:
     if CANONICAL_RUN.fullmatch(text) is None:
         return None
     fields = text.split()
+    if not fields:
+        return {}
     qids, docids = fields[0::6], fields[2::6]
     try:
         scores = list(map(float, fields[4::6]))
@@ -81,7 +83,7 @@ def canonical_run(text: str) -> Run | None:
         return None
     pairs = list(zip(docids, scores, strict=True))
     # a query's lines are usually together: one slice each, joined when a query comes back
-    starts = [0, *compress(range(1, len(qids)), map(ne, qids[1:], qids[:-1]))] if qids else []
+    starts = [0, *compress(range(1, len(qids)), map(ne, qids[1:], qids[:-1]))]
     run: Run = {}
     for low, high in zip(starts, [*starts[1:], len(qids)], strict=True):
         docs = run.get(qids[low])
