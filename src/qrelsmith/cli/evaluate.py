@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from ..config import BaselineOptions, Draw, EvalOptions, EvalRequest, View
 from ..errors import DataError, QrelsmithError, UsageError
-from ..export.owners import mixed_writers, refuse_foreign, refuse_owned_file
 from ..patterns import BASELINE_PRESETS, MAX_CUTOFF
 from ..store.buildfolder import build_topics, iter_records, load_build, no_query_line
 from ..store.files import atomic_open, dumps
@@ -44,8 +43,9 @@ CURVE_CUTOFFS: tuple[int, ...] = (1, 3, 5, 10, 20, 50, 100)
 #: hit is used, so depth barely matters; 10 keeps the run small.
 CHECK_DEPTH = 10
 
-# The stages (numpy, scipy, ir_measures, scikit-learn) are imported inside the handlers: every
-# CLI call builds this parser, and `qrelsmith build` should not pay ~0.4 s to import them.
+# The stages (numpy, scipy, ir_measures, scikit-learn, export's kinds) are imported inside the
+# handlers: the parser is built for --help and docs/cli.md too, and `qrelsmith eval` should
+# not pay ~0.15 s to import export's kinds.
 
 #: The documented defaults, shown in --help (a --config file may change them).
 BASELINE = BaselineOptions()
@@ -85,6 +85,8 @@ def run_baseline(args: argparse.Namespace) -> int:
         runs = {str(folder / f"{name}.trec"): run for name, run in presets.items()}
     build = load_build(args.dir, need=(CORPUS,), only_articles=())  # the queries, no section
     if args.out != "-" and args.preset is None:  # atomic_open would put the run in its place
+        from ..export.owners import refuse_owned_file
+
         refuse_owned_file(args.out, "--out")
         read = [build.folder / name for name in (CORPUS, QUERIES, GOLDEN)]
         refuse_input_as_output(
@@ -193,6 +195,8 @@ def run_eval(args: argparse.Namespace) -> int:
         raise UsageError("--need compares runs: give two or more")
     build = load_build(args.dir, need=(QRELS,))
     if args.plot:
+        from ..export.owners import refuse_owned_file
+
         refuse_owned_file(args.plot, "--plot")
         read = [*(run for run in args.runs if run != "-"), build.folder / QRELS]
         read += [build.folder / CORPUS, build.folder / GOLDEN]
@@ -359,6 +363,7 @@ def run_check(args: argparse.Namespace) -> int:
 def run_validate(args: argparse.Namespace) -> int:
     """Check a build folder; exit 1 listing the problems."""
     from ..evaluate.validate import format_problem, validate_build
+    from ..export.owners import mixed_writers
 
     problems = validate_build(args.dir)
     mixed = mixed_writers(args.dir)  # export/: a later stage than validate's
@@ -379,6 +384,7 @@ def run_validate(args: argparse.Namespace) -> int:
 def run_align(args: argparse.Namespace) -> int:
     """Write qrels over the user's chunk ids."""
     from ..evaluate.align import align, read_chunks, write_aligned
+    from ..export.owners import refuse_foreign
 
     build = load_build(args.dir, need=(CORPUS, GOLDEN, QRELS))
     refuse_input_as_output(
