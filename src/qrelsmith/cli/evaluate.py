@@ -71,8 +71,10 @@ def run_baseline(args: argparse.Namespace) -> int:
     from ..models import CorpusRecord
     from ..run.parallel import default_workers
 
-    names = ("method", "ngrams", "k1", "b", "dims", "k", "queries")
+    names = ("method", "ngrams", "k1", "b", "dims", "k", "queries", "rrf_k")
     options = override(config_of(args).baseline, args, names)
+    if options.method == "rrf" or args.runs is not None:
+        return _run_fusion(args, options)
     runs = {args.out: options}
     if args.preset is not None:
         given = [f"--{name}" for name in names[:5] if getattr(args, name) is not None]
@@ -118,6 +120,52 @@ def run_baseline(args: argparse.Namespace) -> int:
         with atomic_open(out) as handle:
             lines = write_lines(handle, lines_of)
         say(f"{len(topics)} queries, {lines} lines -> {out} ({run_options.tag})")
+    return 0
+
+
+def _run_fusion(args: argparse.Namespace, options: BaselineOptions) -> int:
+    """``baseline --method rrf --runs A B ...``: the runs, read and checked against the build,
+    fused by reciprocal rank and written as a run."""
+    from ..evaluate.fusion import check_fusable, fuse, fused_tag
+    from ..evaluate.runs import read_tagged_run, write_run
+
+    if options.method != "rrf":
+        raise UsageError("--runs gives the runs that --method rrf fuses: give --method rrf")
+    if args.preset is not None:
+        raise UsageError(f"--preset {args.preset} sets the methods: --method rrf fuses --runs")
+    if not args.runs or len(args.runs) < 2:
+        raise UsageError("--method rrf fuses two runs or more: give them with --runs")
+    if args.runs.count("-") > 1:
+        raise UsageError("only one run can come from stdin")
+    if options.queries != "raw":
+        raise UsageError("--queries names the query form of a retriever: rrf fuses runs")
+    build = load_build(args.dir, need=(CORPUS,))
+    if args.out != "-":
+        from ..export.owners import refuse_owned_file
+
+        refuse_owned_file(args.out, "--out")
+        read = [*(run for run in args.runs if run != "-")]
+        read += [build.folder / name for name in (CORPUS, QUERIES, GOLDEN)]
+        refuse_input_as_output(
+            args.out,
+            read,
+            lambda source: f"--out {args.out} is the input {source}: give another file",
+        )
+    topics = build_topics(build, args.dir)
+    runs, tags = [], []
+    for path in args.runs:
+        run, tag = read_tagged_run(path, warn)
+        check_fusable(path if path != "-" else "stdin", run, build, args.dir, topics)
+        runs.append(run)
+        tags.append(tag)
+    tag = fused_tag(options.tag, tags)
+    fused = fuse(runs, options.rrf_k, options.k, topics)
+    if args.out == "-":
+        write_run(sys.stdout, fused, tag)
+        return 0
+    with atomic_open(args.out) as handle:
+        lines = write_run(handle, fused, tag)
+    say(f"{len(topics)} queries, {lines} lines -> {args.out} ({tag})")
     return 0
 
 
@@ -336,6 +384,8 @@ def run_check(args: argparse.Namespace) -> int:
         run = read_run(args.run, warn)
         check_run_ids(args.run if args.run != "-" else "stdin", run, build, args.dir)
     else:
+        if config.baseline.method == "rrf":
+            raise UsageError("[baseline] method rrf fuses runs: give check the run with --run")
         depth = config.baseline.model_copy(update={"k": CHECK_DEPTH})
         run = baseline.run_baseline(build.corpus, build.topics, depth)
     suspects = check_build(build, run, config.audit)
@@ -431,7 +481,9 @@ def _register_baseline(subparsers: Any) -> None:
         epilog="example:\n  qrelsmith baseline out/ --out runs/bm25.trec --k 100\n"
         "  qrelsmith baseline out/ --out - --method tfidf --ngrams 2-3 | head\n"
         "  qrelsmith baseline out/ --out runs/lsa.trec --method lsa --ngrams 2 --dims 128\n"
-        "  qrelsmith baseline out/ --preset study --queries prefixed --out runs/prefixed/",
+        "  qrelsmith baseline out/ --preset study --queries prefixed --out runs/prefixed/\n"
+        "  qrelsmith baseline out/ --method rrf --runs runs/bm25.trec runs/lsa.trec "
+        "--out runs/rrf.trec",
     )
     p.add_argument("dir", metavar="DIR", help="build folder (corpus.jsonl, queries.tsv)")
     p.add_argument(
@@ -452,7 +504,8 @@ def _register_baseline(subparsers: Any) -> None:
         default=None,
         help="bm25; tfidf (sublinear tf, cosine); lsa (TF-IDF over the 30,000 most frequent "
         "n-grams, TruncatedSVD to --dims, cosine); dense (cosine of the [semantic] extra's "
-        f"sentence embeddings) (default: config, {BASELINE.method})",
+        "sentence embeddings); rrf (reciprocal rank fusion of the runs of --runs) "
+        f"(default: config, {BASELINE.method})",
     )
     p.add_argument(
         "--ngrams",
@@ -474,6 +527,21 @@ def _register_baseline(subparsers: Any) -> None:
         help="raw: as written; prefixed: each after its article's subject, the title "
         "before its first ｜, |, ' - ' or ': ' (the qids stay, so eval compares the two) "
         f"(default: config, {BASELINE.queries})",
+    )
+    p.add_argument(
+        "--runs",
+        nargs="+",
+        default=None,
+        metavar="RUN.trec",
+        help="with --method rrf: the runs of DIR to fuse ('-' for stdin), each document "
+        "adding 1 / (--rrf-k + its rank) in each run that retrieves it",
+    )
+    p.add_argument(
+        "--rrf-k",
+        type=int,
+        default=None,
+        metavar="K",
+        help=f"reciprocal rank fusion's k (default: config, {BASELINE.rrf_k})",
     )
     p.add_argument(
         "--preset",

@@ -480,7 +480,7 @@ class RetrievalIndex:
             empty = np.zeros(0, dtype=np.int64)
             return [0] * (total + 1), empty, empty
         row, col = np.concatenate(rows), np.concatenate(cols)
-        written = _micro(np.concatenate(values))
+        written = written_micro(np.concatenate(values))
         if written.size and int(written.max()) >= 1 << (62 - self._rank_bits):
             raise ValueError("scores too large to rank")
         keys = (written << self._rank_bits) | self._rank[col]
@@ -505,7 +505,7 @@ class RetrievalIndex:
         ]
 
 
-def _micro(scores: NDArray[np.float64]) -> NDArray[np.int64]:
+def written_micro(scores: NDArray[np.float64]) -> NDArray[np.int64]:
     """Scores in millionths as written with 6 decimals (correctly rounded, half to even, as
     Python formats them). ``rint(x * 1e6)`` is that except within float error of a half,
     where the text itself is asked."""

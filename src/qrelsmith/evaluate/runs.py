@@ -58,9 +58,19 @@ def read_run(source: str | Path | IO[str], warn: Callable[[str], None] | None = 
     (``warn`` is told how many there were). A line that is no run line, or whose score is no
     finite number (NaN, inf would rank as numbers do not), is a DataError naming the file and
     the line."""
+    return read_tagged_run(source, warn)[0]
+
+
+def read_tagged_run(
+    source: str | Path | IO[str], warn: Callable[[str], None] | None = None
+) -> tuple[Run, str]:
+    """``read_run``'s run and its tag: the last field of its first line ('' without one)."""
     text, name = read_source(source)
     run = canonical_run(text)
-    return run if run is not None else run_by_lines(text, name, warn)
+    if run is None:
+        run = run_by_lines(text, name, warn)
+    first = text.split(None, 6)  # the first line's six fields, and the rest
+    return run, first[5] if len(first) > 5 else ""
 
 
 def canonical_run(text: str) -> Run | None:
