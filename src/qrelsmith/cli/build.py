@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..export.owners import refuse_foreign
 from ..ingest import check_paths
 from ..models import AuditSample, Report
 from ..run.build import build_to, holds_pages
@@ -18,6 +17,7 @@ from ..run.report import build_summary, nothing_asked
 from ..sources import check_sources
 from ..store.files import StagedFolder
 from ..store.layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML
+from ..store.owners import refuse_foreign
 from .options import (
     FORMATTER,
     add_config,

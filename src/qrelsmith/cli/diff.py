@@ -13,10 +13,10 @@ from ..audit.pool_sheet import is_pool_sheet, load_pool, read_pool_reviews, unap
 from ..audit.sample import load_sample
 from ..audit.verdicts import read_reviews, verdict_files
 from ..errors import QrelsmithError, UsageError
-from ..export.owners import refuse_owned_file
 from ..store.buildfolder import load_build
 from ..store.files import build_lock, write_json
 from ..store.layout import AUDIT_FOLDER, DIFF, POOL_CSV
+from ..store.owners import refuse_owned_file
 from .options import FORMATTER, error_line, refuse_input_as_output, say, warn
 
 #: Exit codes, as diff(1): the same, different, trouble.

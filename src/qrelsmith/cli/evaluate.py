@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from ..config import BaselineOptions, Draw, EvalOptions, EvalRequest, View
 from ..errors import DataError, UsageError
-from ..export.owners import mixed_writers, refuse_foreign, refuse_owned_file
 from ..patterns import BASELINE_PRESETS, MAX_CUTOFF
 from ..store.buildfolder import build_topics, iter_records, load_build, no_query_line
 from ..store.files import atomic_open, dumps
 from ..store.layout import CORPUS, GOLDEN, QRELS, QUERIES
+from ..store.owners import refuse_foreign, refuse_owned_file
 from .options import (
     FORMATTER,
     add_config,
@@ -292,8 +292,6 @@ def run_validate(args: argparse.Namespace) -> int:
     from ..evaluate.validate import format_problem, validate_build
 
     problems = validate_build(args.dir)
-    mixed = mixed_writers(args.dir)  # export/: a later stage than validate's
-    problems = [mixed, *problems] if mixed is not None else problems
     for problem in problems:
         line = dumps(problem) if args.json else format_problem(problem)
         sys.stdout.write(line + "\n")
