@@ -481,6 +481,28 @@ def qrels_lines(folder: Path) -> set[str]:
     return set((folder / "qrels.trec").read_text(encoding="utf-8").splitlines())
 
 
+def all_correct(build: Path) -> list[dict[str, str]]:
+    """A label sample of 4 drawn on ``build``, its rows judged correct."""
+    assert run("sample", str(build), "--size", "4") == 0
+    labels = rows_of(build / "audit" / "audit.csv")
+    for row in labels:
+        row["verdict"] = "correct"
+    return labels
+
+
+def diff_of_a_copy(
+    build: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> dict[str, object]:
+    """diff.json of ``build`` against a copy of its files, with no warning of a rebuild."""
+    new = tmp_path / "new"
+    shutil.copytree(build, new, ignore=shutil.ignore_patterns("audit", "versions"))
+    capsys.readouterr()
+    assert main(["diff", str(build), str(new)]) in (0, 1)
+    assert "reviewed another golden.jsonl" not in capsys.readouterr().err
+    report: dict[str, object] = json.loads((new / "audit" / "diff.json").read_text())
+    return report
+
+
 def test_a_second_round_draws_from_the_version_and_not_the_pairs_judged_before(
     pooled: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -529,17 +551,9 @@ def test_diff_carries_the_pool_verdicts_of_every_round_beside_a_label_sheet_in_p
     assert run("pool", str(v1), str(first), str(second), "--depth", "3", "--all") == 0
     round_two = judged(v1, ["partly"])
     assert run("apply", str(v1), str(write_sheet(tmp_path / "r2.csv", round_two))) == 0
-    assert run("sample", str(build), "--size", "4") == 0
-    labels = rows_of(build / "audit" / "audit.csv")
-    for row in labels:
-        row["verdict"] = "correct"
+    labels = all_correct(build)
     write_sheet(build / "audit" / "audit.csv", labels)  # a label review in place
-    new = tmp_path / "new"
-    shutil.copytree(build, new, ignore=shutil.ignore_patterns("audit", "versions"))
-    capsys.readouterr()
-    assert main(["diff", str(build), str(new)]) in (0, 1)
-    assert "reviewed another golden.jsonl" not in capsys.readouterr().err
-    report = json.loads((new / "audit" / "diff.json").read_text())
+    report = diff_of_a_copy(build, tmp_path, capsys)
     carried = {(c["qid"], c["docid"]): c["verdict"] for c in report["carried_pool"]}
     expected = {
         (r["qid"], r["docid"]): r["verdict"] for r in [*round_one, *round_two] if r["verdict"]
@@ -557,10 +571,7 @@ def test_diff_takes_labels_from_an_earlier_review_and_pool_verdicts_from_later_r
     # to v2): the latest review of the build's golden.jsonl holds pool sheets alone, and v3's
     # review judged v2's golden.jsonl, which is no rebuild to warn about.
     build, first, second = pooled
-    assert run("sample", str(build), "--size", "4") == 0
-    labels = rows_of(build / "audit" / "audit.csv")
-    for row in labels:
-        row["verdict"] = "correct"
+    labels = all_correct(build)
     assert run("apply", str(build), str(write_sheet(tmp_path / "labels.csv", labels))) == 0
     round_one = judged(build, ["not", "relevant", "unsure"])
     assert run("apply", str(build), str(write_sheet(tmp_path / "r1.csv", round_one))) == 0
@@ -568,12 +579,7 @@ def test_diff_takes_labels_from_an_earlier_review_and_pool_verdicts_from_later_r
     assert run("pool", str(v2), str(first), str(second), "--depth", "3", "--all") == 0
     assert run("apply", str(v2), str(write_sheet(tmp_path / "r2.csv", judged(v2, ["not"])))) == 0
     assert (build / "versions" / "v3").is_dir()
-    new = tmp_path / "new"
-    shutil.copytree(build, new, ignore=shutil.ignore_patterns("audit", "versions"))
-    capsys.readouterr()
-    assert main(["diff", str(build), str(new)]) in (0, 1)
-    assert "reviewed another golden.jsonl" not in capsys.readouterr().err
-    report = json.loads((new / "audit" / "diff.json").read_text())
+    report = diff_of_a_copy(build, tmp_path, capsys)
     assert report["counts"]["carried"] == len(labels)
     carried = {(c["qid"], c["docid"]) for c in report["carried_pool"]}
     decided = {(r["qid"], r["docid"]) for r in round_one if r["verdict"] != "unsure"}
