@@ -201,8 +201,8 @@ def test_the_sheet_and_page_show_the_candidate_with_the_answer_marked(tmp_path: 
     page = next(r for r in data["rows"] if r["key"] == f"{HTTP}#q2 {XSS}#3")
     shown = data["articles"][page["article"]]
     assert [s["id"] for s in shown] == [f"{XSS}#3", f"{HTTP}#3"]  # candidate, then the label
-    text = shown[0]["text"]
-    assert text[page["evidence"]["start"] : page["evidence"]["end"]] == "not found"
+    [[part, start, end]] = page["evidence"]["marks"]  # one piece: a section without sub-headings
+    assert shown[0]["parts"][part][1][start:end] == "not found"
     assert page["show"] == [f"{XSS}#3", f"{HTTP}#3"] and page["candidate"] == f"{XSS}#3"
 
 

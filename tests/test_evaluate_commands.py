@@ -308,15 +308,17 @@ def test_eval_of_a_run_that_shares_no_id_with_the_build_is_an_error(
     assert "none of its 1 queries is in" in capsys.readouterr().err
 
 
+def aligned_corpus(build: Path, out: Path) -> list[dict[str, object]]:
+    """The corpus.jsonl records ``align`` writes for the fixture's chunks of ``build``."""
+    arguments = ["align", str(build), "--chunks", str(FIXTURE / "chunks.jsonl"), "--out", str(out)]
+    assert main(arguments) == 0
+    lines = (out / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines]
+
+
 def test_align_keeps_unmapped_chunks_in_the_corpus_unjudged(tmp_path: Path) -> None:
     out = tmp_path / "chunks"
-    assert (
-        main(["align", str(BUILD), "--chunks", str(FIXTURE / "chunks.jsonl"), "--out", str(out)])
-        == 0
-    )
-    corpus = [
-        json.loads(line) for line in (out / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
-    ]
+    corpus = aligned_corpus(BUILD, out)
     ids = {record["id"] for record in corpus}
     assert {"c-unknown", "c-nomatch"} <= ids
     judged = {
@@ -612,3 +614,16 @@ def test_check_refuses_a_run_of_another_build_as_eval_does(
     shutil.copytree(BUILD, bare)
     (bare / "qrels.trec").unlink()
     assert main(["check", str(bare), "--run", str(own)]) == 0
+
+
+def test_align_leaves_the_sections_sub_headings_out_of_its_chunks(tmp_path: Path) -> None:
+    build = tmp_path / "build"
+    shutil.copytree(BUILD, build)
+    corpus = build / "corpus.jsonl"
+    records = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines()]
+    placed = [{**r, "subheadings": [{"at": 0, "level": 3, "text": r["text"][:4]}]} for r in records]
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in placed), encoding="utf-8")
+    aligned = aligned_corpus(build, tmp_path / "chunks")
+    # a chunk made of a section has the section's title and heading, but its own text
+    assert any(r["heading"] for r in aligned)
+    assert not any("subheadings" in r for r in aligned)

@@ -100,3 +100,20 @@ def test_a_beir_document_cut_from_its_corpus_line_is_the_models_own_json(
     )  # fmt: skip
     expected = json_line(BeirDocument(_id=record.id, title=heading, text=text))
     assert document_line(json_line(record)) == expected
+
+
+def test_sub_headings_stay_out_of_the_beir_document_and_of_a_line_without_them() -> None:
+    from qrelsmith.models import CorpusRecord, SubHeading
+    from qrelsmith.store.files import json_line
+    from qrelsmith.store.formats.beir import document_line
+
+    plain = CorpusRecord(
+        id="a.html#0", article_id="a.html", path="a.html", title="T", heading="H",
+        text='Intro Sub ,"heading":"y" body',
+    )  # fmt: skip
+    sub = SubHeading(at=6, level=3, text='Sub ,"heading":"y"')
+    placed = plain.model_copy(update={"subheadings": [sub]})
+    assert b"subheadings" not in json_line(plain)
+    assert json_line(placed).index(b'"subheadings":') < json_line(placed).index(b'"heading":')
+    assert document_line(json_line(placed)) == document_line(json_line(plain))
+    assert CorpusRecord.model_validate_json(json_line(placed)) == placed

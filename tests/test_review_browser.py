@@ -3,7 +3,9 @@
 Opens audit.html from file://, records verdicts with the keyboard and the heading picker,
 reloads (progress kept in localStorage), exports the CSV and feeds it to ``audit apply``.
 Also checks that an article containing <script> and an onerror handler runs nothing.
-Set QRELSMITH_SCREENSHOT=docs/review.png to save the page's screenshot there.
+Set QRELSMITH_SCREENSHOT=docs/review.png to save the page's screenshot there, and
+QRELSMITH_SUBHEADINGS_SCREENSHOT=docs/review-subheadings.png for the one of a page with
+sub-headings.
 """
 
 from __future__ import annotations
@@ -194,4 +196,164 @@ def test_a_verdict_audit_apply_would_refuse_is_flagged_on_the_page(
     for box in page.locator("#headings li:has(.label) input").all():
         box.check()
     assert "'partly', but only the label's own section is ticked" in page.text_content("#warning")
+    context.close()
+
+
+#: Issue 29: a page whose labels and answers point into sub-headings (H3, H4); 𠮷 and 𩸽 (CJK
+#: beyond U+FFFF, in the Noto CJK fonts) take two
+#: UTF-16 units in the page's script, one code point in the build's offsets.
+DEPLOY = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Deploy guide</title>
+</head><body><article><h1>Deploy guide</h1>
+<table><caption>Quick reference</caption>
+<tr><th>Question</th><th>Answer</th><th>Details</th></tr>
+<tr><td>How do I undo a bad release?</td><td>Run deploy rollback 𠮷 twice</td>
+<td>Rolling back</td></tr>
+<tr><td>What to do before changing the agent's port?</td>
+<td>Stop the old agent first. Agent settings: port 8443</td><td>Agent settings</td></tr>
+<tr><td>What does a release hold?</td><td>the build and its config</td><td>Releases</td></tr>
+</table>
+<h2>Releases</h2><p>A release 𠮷 holds the build and its config.</p>
+<h3>Rolling back</h3><p>Run deploy rollback 𠮷 twice to reach the release before.</p>
+<h4>Keeping data</h4><p>Data stays where it is.</p>
+<h2>Agent</h2><p>The agent 𩸽 talks to the server. Stop the old agent first.</p>
+<h3>Agent settings</h3><p>port 8443 is the default.</p>
+</article></body></html>"""
+
+#: An article without a table, for the pool: its sections are unjudged for every query.
+NOTES = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Agent notes</title>
+</head><body><article><h1>Agent notes</h1>
+<h2>Upgrading the agent</h2><p>Read this first 𩸽.</p>
+<h3>Ports</h3><p>Stop the old agent first. Agent settings: port 8443 stays.</p>
+</article></body></html>"""
+
+
+def sub_headings_build(tmp_path: Path) -> Path:
+    from qrelsmith.cli import main
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "deploy.html").write_text(DEPLOY, encoding="utf-8")
+    (site / "notes.html").write_text(NOTES, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["build", str(site), "--out", str(out), "-q"]) == 0
+    return out
+
+
+def reader(page) -> list[tuple[str, str]]:
+    """The reader's blocks in order: (kind, text); kind is the section heading's h4, 'p' for
+    text, 'H3'... for a sub-heading."""
+    blocks = page.evaluate(
+        """Array.from(document.querySelectorAll('#text h4, #text p, #text .sub')).map(
+        (node) => [node.classList.contains('sub') ? 'H' + node.dataset.level : node.tagName.toLowerCase(),
+                   node.textContent])"""
+    )
+    return [(kind, text) for kind, text in blocks]
+
+
+def test_sub_headings_show_as_headings_and_the_span_is_marked_across_them(
+    browser, tmp_path: Path
+) -> None:
+    build = sub_headings_build(tmp_path)
+    golden = {
+        record["qid"]: record
+        for record in map(json.loads, (build / "golden.jsonl").read_text().splitlines())
+    }
+    assert run("sample", str(build), "--size", "3") == 0
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto((build / "audit" / "audit.html").as_uri())
+
+    # The reference names the H3 "Agent settings"; the answer's span starts in the section's
+    # text and runs across the sub-heading into the text under it: one mark in each part.
+    go_to(page, "deploy.html#q1", 3)
+    assert reader(page) == [
+        ("h4", "#1 Agentlabel"),
+        ("p", "The agent 𩸽 talks to the server. Stop the old agent first."),
+        ("H3", "H3Agent settingsnamed by the reference"),
+        ("p", "port 8443 is the default."),
+    ]
+    marks = page.locator("#text mark").all_text_contents()
+    assert marks == ["Stop the old agent first.", "Agent settings", "port 8443 is the default."]
+    assert " ".join(marks) == golden["deploy.html#q1"]["evidence"]["text"]
+    assert page.get_attribute("#text .sub", "role") == "heading"
+    assert page.text_content("#where") == (
+        "the reference names the H3 \u201cAgent settings\u201d in #1 Agent"
+    )
+    assert page.is_visible("#where") and page.is_visible("#where-label")
+
+    # The label's H3, and the answer under it, after an astral character; the H4 one level in.
+    go_to(page, "deploy.html#q0", 3)
+    assert reader(page) == [
+        ("h4", "#0 Releaseslabel"),
+        ("p", "A release 𠮷 holds the build and its config."),
+        ("H3", "H3Rolling backnamed by the reference"),
+        ("p", "Run deploy rollback 𠮷 twice to reach the release before."),
+        ("H4", "H4Keeping data"),
+        ("p", "Data stays where it is."),
+    ]
+    assert page.locator("#text mark").all_text_contents() == ["Run deploy rollback 𠮷 twice"]
+    assert page.text_content("#where") == (
+        "the reference names the H3 \u201cRolling back\u201d in #0 Releases\n"
+        "the answer is under the H3 \u201cRolling back\u201d in #0 Releases"
+    )
+    indent = page.evaluate(
+        "Array.from(document.querySelectorAll('#text .sub')).map((n) => getComputedStyle(n).marginLeft)"
+    )
+    assert indent[0] != indent[1]  # the H4 stands further in than the H3
+    if os.environ.get("QRELSMITH_SUBHEADINGS_SCREENSHOT"):
+        page.screenshot(path=os.environ["QRELSMITH_SUBHEADINGS_SCREENSHOT"])
+
+    # A label naming the section's own heading, its answer before any sub-heading: no line.
+    go_to(page, "deploy.html#q2", 3)
+    assert page.locator("#text mark").all_text_contents() == ["the build and its config"]
+    assert page.is_hidden("#where") and page.is_hidden("#where-label")
+    assert page.locator("#text .named").count() == 0
+    assert errors == []
+    context.close()
+
+
+def test_the_pool_page_shows_the_candidates_sub_headings(browser, tmp_path: Path, capsys) -> None:
+    from qrelsmith.cli import main
+
+    build = sub_headings_build(tmp_path)
+    bm25 = tmp_path / "bm25.trec"
+    assert main(["baseline", str(build), "--out", str(bm25)]) == 0
+    assert run("pool", str(build), str(bm25), "--depth", "5", "--size", "20") == 0
+    capsys.readouterr()
+    rows = json.loads((build / "audit" / "pool.json").read_text())["rows"]
+    pair = ("deploy.html#q1", "notes.html#0")
+    assert pair in {(r["qid"], r["docid"]) for r in rows}
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto((build / "audit" / "pool.html").as_uri())
+    for _ in range(len(rows)):
+        if (page.text_content("#qid"), page.text_content("#path")) == (
+            "deploy.html#q1",
+            "notes.html",
+        ):
+            break
+        page.keyboard.press("ArrowRight")
+    # the candidate, its answer under its H3; then the query's label, its H3 named
+    assert reader(page) == [
+        ("h4", "#0 Upgrading the agentcandidate"),
+        ("p", "Read this first 𩸽."),
+        ("H3", "H3Ports"),
+        ("p", "Stop the old agent first. Agent settings: port 8443 stays."),
+        ("h4", "#1 Agentlabel"),
+        ("p", "The agent 𩸽 talks to the server. Stop the old agent first."),
+        ("H3", "H3Agent settingsnamed by the reference"),
+        ("p", "port 8443 is the default."),
+    ]
+    assert page.locator("#text mark").all_text_contents() == [
+        "Stop the old agent first. Agent settings: port 8443"
+    ]
+    assert page.text_content("#where") == (
+        "the answer is under the H3 \u201cPorts\u201d in #0 Upgrading the agent\n"
+        "the reference names the H3 \u201cAgent settings\u201d in #1 Agent"
+    )
+    assert errors == []
     context.close()

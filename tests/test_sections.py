@@ -279,3 +279,57 @@ def test_link_density_counts_the_prose_before_the_first_link_without_its_white_s
     spread = "a" + " " * 1000 + "b" * LINK_ONLY_MAX_OTHER_CHARS
     assert link_density(spread + " " + links) is None
     assert link_density(spread[:-1] + " " + links) is not None
+
+
+def _outline(body: str, **options: object) -> list[tuple[int, int, str]]:
+    """(at, level, text) of the first section's sub-headings, each checked against its text."""
+    html = f"<html><body><article><h1>T</h1>{body}</article></body></html>"
+    section = parse_article(html, "a.html", BuildOptions(**options)).sections[0]  # type: ignore[arg-type]
+    for place in section.outline:
+        assert section.text[place.at : place.at + len(place.text)] == place.text
+    return [(place.at, place.level, place.text) for place in section.outline]
+
+
+def test_sub_headings_are_placed_in_the_folded_text_with_their_levels() -> None:
+    body = (
+        "<h2>Top</h2><h3>First</h3><p>Body  text\n with <a href='https://x.example/'>a link"
+        "</a>.</p><h4>Deep <code>er</code></h4><h3>Next</h3><h3>Adjacent</h3><p>tail</p>"
+        "<h5>Last</h5>"
+    )
+    # at 0 (first in the section), a link and folded spaces before one, two adjacent, at the end
+    assert _outline(body) == [
+        (0, 3, "First"),
+        (29, 4, "Deep er"),
+        (37, 3, "Next"),
+        (42, 3, "Adjacent"),
+        (56, 5, "Last"),
+    ]
+    page = parse_article(f"<html><body><h1>T</h1>{body}</body></html>", "a.html")
+    assert page.sections[0].text.endswith(" tail Last")
+
+
+def test_sub_headings_without_text_and_after_code_are_placed_right() -> None:
+    body = (
+        "<h2>Top</h2><p>x</p><pre>dropped()</pre><h3><img alt='i'></h3><h3>  Spaced\t"
+        "<em>out</em> </h3><p>\u200bzero width</p><h3>Ok</h3>"
+    )
+    assert _outline(body) == [(2, 3, "Spaced out"), (24, 3, "Ok")]
+
+
+def test_a_deeper_split_level_places_the_headings_below_it() -> None:
+    body = "<h2>Part</h2><h3>Top</h3><p>a</p><h4>Under</h4><p>b</p>"
+    assert _outline(body, section_level=3) == [(2, 4, "Under")]
+
+
+def test_text_folded_at_sub_headings_is_the_text_folded_whole() -> None:
+    body = (
+        "<h2>Top</h2><h3>Zero</h3><p>a\u200b b\u00a0\u00a0c <a href='https://x.example/'>link</a>\x0b</p>"
+        "<h3> One\u00ad </h3><p>\u3000d\x01e</p><h4>Two</h4><h3>Three <a href='/y'>y</a></h3>"
+        "<p>f\u2060 g</p>"
+    )
+    with_headings = parse_article(f"<html><body>{body}</body></html>", "a.html").sections[0]
+    as_text = parse_article(
+        "<html><body>" + re.sub(r"<(/?)h[34]>", r"<\1p>", body) + "</body></html>", "a.html"
+    ).sections[0]
+    assert as_text.outline == [] and len(with_headings.outline) == 4
+    assert with_headings.text == as_text.text

@@ -52,6 +52,19 @@ class Record(BaseModel):
 # --------------------------------------------------------------------------- parsed article
 
 
+class SubHeading(Record):
+    """A heading inside a section (H3 and deeper under an H2): where its text starts in the
+    section's text, its level and its text."""
+
+    at: int = Field(
+        ge=0,
+        description="offset in code points of the section's text where the heading's text "
+        "starts: text[at:at + len(heading text)] is the heading text",
+    )
+    level: int = Field(ge=2, le=6, description="3 for an H3 ... 6 for an H6 (under H2 sections)")
+    text: str
+
+
 class Section(Record):
     """One H2 section of an article (H3 and deeper belong to it)."""
 
@@ -60,6 +73,10 @@ class Section(Record):
     index: int = Field(description="0-based position among all H2 headings of the article")
     heading: str
     subheadings: list[str] = Field(default_factory=list, description="H3+ headings inside")
+    outline: list[SubHeading] = Field(
+        default_factory=list,
+        description="the H3+ headings inside with their level and where each starts in text",
+    )
     anchors: list[str] = Field(
         default_factory=list,
         description="element ids inside the section (heading first); a build reads them only "
@@ -235,6 +252,14 @@ class CorpusRecord(Record):
     path: str
     url: str | None = None
     title: str
+    # Before heading: beir/corpus.jsonl is cut from these lines from the heading on
+    # (store/formats/beir.py), and a section without sub-headings keeps its bytes.
+    subheadings: list[SubHeading] = Field(
+        default_factory=list,
+        exclude_if=lambda value: not value,
+        description="the H3+ headings inside the section, in page order: where each starts in "
+        "text, its level and its text; absent when the section has none",
+    )
     heading: str
     text: str
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import DataError, UsageError
 from ..labelling.evidence import contained
-from ..models import CarriedPoolVerdict, CorpusRecord, PoolSample
+from ..models import CarriedPoolVerdict, PoolSample
 from ..store.buildfolder import Build, read_document
 from ..store.files import write_text
 from ..store.layout import (
@@ -26,9 +26,8 @@ from ..store.layout import (
     POOL_HTML,
     POOL_SAMPLE,
     QRELS,
-    section_number,
 )
-from .page import review_html
+from .page import evidence_view, named_parts, review_html, section_view
 from .pool import POOL_GRADES, POOL_VERDICTS, band_of, build_id, pair_key
 from .sheet import csv_records, heading_line, marked_span, write_csv
 from .verdicts import Review, Verdict
@@ -127,24 +126,20 @@ def prefill_pool(
     return rows
 
 
-def _record(record: CorpusRecord) -> dict[str, str]:
-    return {"id": record.id, "n": section_number(record.id), "heading": record.heading,
-            "text": record.text}  # fmt: skip
-
-
 def pool_page_data(
     build: Build, pool: PoolSample, rows: Sequence[dict[str, str]]
 ) -> dict[str, object]:
     """What the review page needs for the pool: each row's candidate document (the answer's
     span marked where it holds it) beside the query's labelled sections, for contrast."""
-    articles: dict[str, list[dict[str, str]]] = {}
+    articles: dict[str, list[dict[str, object]]] = {}
     page_rows = []
     for number, (row, drawn) in enumerate(zip(rows, pool.rows, strict=True)):
         query = build.by_qid[drawn.qid]
         doc = build.sections[drawn.docid]
         matched = [sid for sid in query.relevant if sid in build.sections]
         key = f"pair {number}"
-        articles[key] = [_record(doc), *(_record(build.sections[sid]) for sid in matched)]
+        labelled = [build.sections[sid] for sid in matched]
+        articles[key] = [section_view(doc), *map(section_view, labelled)]
         span = answer_span(query.answer, doc.text)
         rank = "check's signal" if drawn.best_rank is None else f"best rank {drawn.best_rank}"
         page_rows.append(
@@ -156,9 +151,8 @@ def pool_page_data(
                 "show": [doc.id, *matched],
                 "candidate": doc.id,
                 "rule": f"{rank} ({band_of(drawn.best_rank)}), retrieved by {drawn.runs}",
-                "evidence": (
-                    {"section": doc.id, "start": span[0], "end": span[1]} if span else None
-                ),
+                "evidence": evidence_view(doc, *span) if span else None,
+                "named": named_parts(query.reference or "", labelled),
             }
         )
     return {

@@ -38,19 +38,55 @@
   function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } }
   function sectionsOf(row) { return data.articles[row.article] || []; }
 
-  // The section's text as a paragraph; the answer's span (offsets into the text) in a <mark>.
+  // The section's text in parts: its own text as paragraphs, each sub-heading (H3-H6) as a
+  // heading with its level. The answer's span comes as pieces [part, start, end] (offsets in
+  // the part's text, computed by page.py), each in a <mark>.
   function sectionText(row, s) {
-    var span = row.evidence;
-    if (!span || span.section !== s.id || !(span.start < span.end && span.end <= s.text.length)) {
-      return el("p", s.text);
-    }
-    var p = el("p");
-    p.appendChild(document.createTextNode(s.text.slice(0, span.start)));
-    var mark = el("mark", s.text.slice(span.start, span.end));
-    mark.title = "the answer, as written in this section";
-    p.appendChild(mark);
-    p.appendChild(document.createTextNode(s.text.slice(span.end)));
-    return p;
+    var box = el("div", undefined, "section-text");
+    var span = row.evidence && row.evidence.section === s.id ? row.evidence : null;
+    var named = row.named ? row.named[s.id] : undefined;
+    s.parts.forEach(function (part, i) {
+      var level = part[0], text = part[1];
+      var node = level ? el("div", undefined, "sub") : el("p");
+      if (level) {
+        node.setAttribute("role", "heading");
+        node.setAttribute("aria-level", String(Math.min(6, level + 2)));
+        node.setAttribute("data-level", String(level));
+        node.appendChild(el("span", "H" + level, "level"));
+      }
+      var done = 0;
+      (span ? span.marks : []).forEach(function (m) {
+        if (m[0] !== i) { return; }
+        node.appendChild(document.createTextNode(text.slice(done, m[1])));
+        var mark = el("mark", text.slice(m[1], m[2]));
+        mark.title = "the answer, as written in this section";
+        node.appendChild(mark);
+        done = m[2];
+      });
+      node.appendChild(document.createTextNode(text.slice(done)));
+      if (level && named === i) { node.appendChild(el("span", "named by the reference", "named")); }
+      box.appendChild(node);
+    });
+    return box;
+  }
+
+  // Where in its section the label and the answer point, when a sub-heading tells: the
+  // sub-heading the reference names, the one the answer's span lies under.
+  function subheadingLines(row) {
+    var lines = [];
+    sectionsOf(row).forEach(function (s) {
+      var where = "#" + s.n + " " + s.heading;
+      var named = row.named ? row.named[s.id] : undefined;
+      if (named !== undefined) {
+        lines.push("the reference names the H" + s.parts[named][0] + " \u201c" + s.parts[named][1] + "\u201d in " + where);
+      }
+      var span = row.evidence;
+      if (span && span.section === s.id && span.under !== null && span.under !== undefined) {
+        var under = s.parts[span.under];
+        lines.push("the answer is under the H" + under[0] + " \u201c" + under[1] + "\u201d in " + where);
+      }
+    });
+    return lines;
   }
 
   function showText(row, ids) {
@@ -64,6 +100,7 @@
       else if (row.evidence && row.evidence.section === s.id && row.matched.indexOf(s.id) < 0) {
         heading.appendChild(el("span", "answer found here, not in the label", "elsewhere"));
       }
+      else if (row.matched.indexOf(s.id) >= 0) { heading.appendChild(el("span", "label", "label")); }
       box.appendChild(heading);
       box.appendChild(sectionText(row, s));
     });
@@ -161,6 +198,9 @@
     $("answer").textContent = c.answer;
     $("reference").textContent = c.reference;
     $("matched").textContent = c.matched_headings;
+    var lines = subheadingLines(row);
+    $("where").textContent = lines.join("\n");
+    $("where").hidden = $("where-label").hidden = !lines.length;
     var list = $("headings");
     clear(list);
     sectionsOf(row).forEach(function (s) {

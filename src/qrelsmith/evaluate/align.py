@@ -304,7 +304,9 @@ def chunk_corpus(
         text = _chunk_text(chunk)
         if mapping.reason is None and mapping.main_section is not None:
             section = build.sections[mapping.main_section]
-            records.append(section.model_copy(update={"id": chunk_id, "text": text}))
+            # the chunk's own text: the section's sub-heading offsets do not hold in it
+            update = {"id": chunk_id, "text": text, "subheadings": []}
+            records.append(section.model_copy(update=update))
             continue
         path, url = chunk.get("path"), chunk.get("url")
         records.append(

@@ -17,7 +17,7 @@ from lxml import etree
 
 from .. import patterns
 from ..config import BuildOptions
-from ..models import ExcludedSection, Section
+from ..models import ExcludedSection, Section, SubHeading
 from ..patterns import LINK_CLOSE, LINK_OPEN, MARK
 from ..store import layout
 from ..text import fold_space, folded_words, strip_numbering
@@ -77,6 +77,8 @@ class _Open:
     anchors: list[str]
     chunks: list[str] = field(default_factory=list)
     subheadings: list[str] = field(default_factory=list)
+    #: each subheading's level and the number of chunks before its text
+    starts: list[tuple[int, int]] = field(default_factory=list)
 
 
 @lru_cache(maxsize=16)
@@ -213,6 +215,7 @@ def split_sections(
     current: _Open | None = None
     pending_ids: list[str] = []  # ids since the last text: they belong to the next heading
     headings: list[int] = []  # open heading ranks (a stack: broken markup may nest them)
+    opened_at: list[int] = []  # the section's chunk count where each open heading began
     heading_chunks: list[str] = []
     for position, part in enumerate(parts):
         if position % 2 == 0:  # text
@@ -239,6 +242,7 @@ def split_sections(
         elif part.startswith("H"):
             rank = int(part[1])
             headings.append(rank)
+            opened_at.append(len(current.chunks) if current is not None else 0)
             heading_chunks = []
             if rank == level:
                 if opened and pending_ids:  # "<section id=x><h2>": x names the new section
@@ -250,7 +254,7 @@ def split_sections(
             elif rank < level:
                 current = None  # a higher heading ends the section; its text belongs to none
         elif part == "/H" and headings:
-            rank = headings.pop()
+            rank, chunk = headings.pop(), opened_at.pop()
             text = fold_space(_without_links("".join(heading_chunks)))
             heading_chunks = []
             if current is not None and text:
@@ -258,6 +262,7 @@ def split_sections(
                     current.heading = text
                 elif rank > level:
                     current.subheadings.append(text)
+                    current.starts.append((rank, chunk))
 
     sections: list[Section] = []
     excluded: list[ExcludedSection] = []
@@ -277,7 +282,7 @@ def split_sections(
                     )
                 )
                 continue
-            text = text.replace(LINK_OPEN, "").replace(LINK_CLOSE, "")
+        text, places = folded_text(item, text)
         sections.append(
             Section(
                 id=section_id,
@@ -285,11 +290,46 @@ def split_sections(
                 index=item.index,
                 heading=item.heading,
                 subheadings=item.subheadings,
+                outline=places,
                 anchors=list(dict.fromkeys(item.anchors)),
-                text=fold_space(text),
+                text=text,
             )
         )
     return sections, excluded
+
+
+def folded_text(item: _Open, text: str) -> tuple[str, list[SubHeading]]:
+    """A section's text (``text``: its chunks joined) with white space folded and links
+    unmarked, and where each of its subheadings starts in it.
+
+    The marked text puts a space before every heading, so the chunks before a subheading end
+    in white space: the text folds piece by piece, cut where each subheading starts, to what
+    it folds to whole, and a subheading's offset is the folded length before it plus the one
+    space that joins them. Each chunk is folded once, as the whole text was. A heading whose
+    text is not found there (markup nesting headings in headings) is left out:
+    ``subheadings`` still names it.
+    """
+    if not item.starts:
+        return fold_space(_without_links(text)), []
+    pieces: list[str] = []
+    starts: list[tuple[int, int]] = []  # (level, offset)
+    length, done = 0, 0  # the folded length of the chunks before chunk ``done``
+    for rank, chunk in item.starts:
+        piece = fold_space(_without_links("".join(item.chunks[done:chunk])))
+        if piece:
+            pieces.append(piece)
+            length += len(piece) + (1 if length else 0)
+        done = chunk
+        starts.append((rank, length + (1 if length else 0)))
+    pieces.append(fold_space(_without_links("".join(item.chunks[done:]))))
+    folded = " ".join(pieces)  # the last piece holds the last subheading: never empty
+    # built here from values already checked: a model's validation cost a fifth of this
+    places = [
+        SubHeading.model_construct(at=at, level=rank, text=heading)
+        for (rank, at), heading in zip(starts, item.subheadings, strict=True)
+        if folded.startswith(heading, at)
+    ]
+    return folded, places
 
 
 def _without_links(text: str) -> str:

@@ -140,6 +140,7 @@ def process_page(page: Page, config: Config) -> PageResult:
             path=article.path,
             url=article.url,
             title=article.title,
+            subheadings=s.outline,
             heading=s.heading,
             text=s.text,
         )
