@@ -4,7 +4,7 @@ gzip in a chunked body), read by ``read_warc`` at two page caps; Python's alloca
 (tracemalloc). Run it with PYTHONPATH naming the tree to measure:
 
     PYTHONPATH=src python benchmarks/bench_bombs.py --mib 256
-    git archive HEAD~5 src | tar -x -C /tmp/before                      # an older tree
+    git archive d1f6d59 src | tar -x -C /tmp/before       # before the bounded inflating
     PYTHONPATH=/tmp/before/src python benchmarks/bench_bombs.py --mib 256
 """
 
