@@ -2,6 +2,7 @@
 
     python benchmarks/bench_core_ab.py /tmp/labels/doc-corpus OLD_SRC NEW_SRC [--rounds 8]
     python benchmarks/bench_core_ab.py CORPUS SRC SRC --sources-b table,faq   # a source's cost
+    python benchmarks/bench_core_ab.py CORPUS OLD NEW --sources-a table,faq --sources-b table,faq
 
 Each source tree gets one long-lived worker process (``PYTHONPATH=<src>``) that reads the
 pages once and then, on each signal, runs ``render_page`` (everything a build's worker does
@@ -96,6 +97,13 @@ def main(argv: list[str] | None = None) -> int:
         "--turn", type=int, default=50, help="pages per turn (default 50, ~0.1 s each)"
     )
     parser.add_argument(
+        "--sources-a",
+        default=None,
+        metavar="KINDS",
+        help="A's query sources (default: the default, table), e.g. table,faq to compare two "
+        "trees' FAQ source",
+    )
+    parser.add_argument(
         "--sources-b",
         default=None,
         metavar="KINDS",
@@ -104,11 +112,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     files = html_files(args.corpus, args.limit)
-    workers = {"A": start(args.a, files), "B": start(args.b, files, args.sources_b)}
+    workers = {
+        "A": start(args.a, files, args.sources_a),
+        "B": start(args.b, files, args.sources_b),
+    }
     ratios: list[float] = []
     totals = {"A": 0.0, "B": 0.0}
+    sources_a = f" (sources {args.sources_a})" if args.sources_a else ""
     sources = f" (sources {args.sources_b})" if args.sources_b else ""
-    print(f"{len(files)} pages; A = {args.a}; B = {args.b}{sources}")
+    print(f"{len(files)} pages; A = {args.a}{sources_a}; B = {args.b}{sources}")
     print("round      A s      B s    B / A")
     try:
         for number in range(args.rounds):

@@ -17,9 +17,13 @@ from qrelsmith.labelling.evidence import (
     ANSWER_ELSEWHERE,
     ANSWER_ELSEWHERE_CONFIDENCE,
     EVIDENCE_MIN_SCORE,
+    ArticleText,
     contained,
+    find_evidence,
     folded_positions,
+    whole_document_span,
 )
+from qrelsmith.models import Section
 from qrelsmith.store.buildfolder import load_build
 
 SAMPLE = Path(__file__).parent.parent / "samples" / "site"
@@ -245,3 +249,42 @@ def test_a_single_plain_word_gets_no_span_but_a_value_does() -> None:
     )
     assert word.evidence is None
     assert value.evidence is not None and value.evidence.text == "8080"
+
+
+_LONG = (
+    "Python versions are numbered A.B.C or A.B: A is the major version number, incremented "
+    "only for really major changes in the language. B is the minor version number, "
+    "incremented for less earth-shattering changes. C is the micro version number, "
+    "incremented for each bugfix release. See PEP 6 for more information about bugfix "
+    "releases."
+)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        _LONG,
+        _LONG.replace("releases.", "releases") + " x",  # a one-letter word after the cut
+        "Yes.",
+        "No",
+        "true",
+        "max_size",
+        "Yes, pdb.",
+        "重さは 3 ㎏ です。" * 40,  # folding widens a character
+        "スナップショットは日ごとに七つ、週ごとに四つ残ります。" * 20,  # no space to cut at
+        "「" + "あ" * 400 + "」",
+        "CAtlArray:: ~ CAtlArray " * 30,
+        "a " * 200 + "word",
+    ],
+)
+def test_an_answer_that_is_its_whole_document_gets_the_span_find_evidence_gives(
+    answer: str,
+) -> None:
+    # the shortcut for a FAQ page's answers (a document of their own) decides only what
+    # find_evidence would: the whole text, or nothing it is sure of
+    section = Section(id="a#faq-a0", article_id="a", index=0, heading="", text=answer)
+    span = whole_document_span(answer, section)
+    expected, _ = find_evidence(answer, [section], [], ArticleText([section]))
+    assert span is None or span == expected
+    if answer == _LONG:
+        assert span == expected and span is not None and span.end == len(answer)

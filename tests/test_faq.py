@@ -52,6 +52,20 @@ FORMS = {
     "snapshots and four weekly ones.</dd></dl>",
     "pregunta": "<h2>Preguntas frecuentes</h2><p>Pregunta: How many snapshots does rsnap "
     "keep?</p><p>Respuesta: Seven daily snapshots and four weekly ones.</p>",
+    "bold": "<h2>FAQ</h2><p><strong>How many snapshots does rsnap keep?</strong></p><p>Seven "
+    "daily snapshots and four weekly ones.</p>",
+    "bold-lead": "<h2>FAQ</h2><p><strong>How many snapshots does rsnap keep?</strong>\nSeven "
+    "daily snapshots and four weekly ones.</p>",
+    "bold-q": "<h2>FAQ</h2><p><b>Q:</b> How many snapshots does rsnap keep?</p><p><b>A:</b> "
+    "Seven daily snapshots and four weekly ones.</p>",
+    "a-fullwidth": "<h2>よくある質問</h2><p>Q　How many snapshots does rsnap keep?</p><p>A　Seven "
+    "daily snapshots and four weekly ones.</p>",
+    "kotae": "<h2>よくある質問</h2><p>Q：How many snapshots does rsnap keep?</p><p>答：Seven "
+    "daily snapshots and four weekly ones.</p>",
+    "korean": "<h2>자주 묻는 질문</h2><p>질문: How many snapshots does rsnap keep?</p><p>답: Seven "
+    "daily snapshots and four weekly ones.</p>",
+    "a-inline": "<h2>FAQ</h2><p>Q. How many snapshots does rsnap keep?<br>A　Seven daily "
+    "snapshots and four weekly ones.</p>",
 }
 
 
@@ -324,3 +338,121 @@ def test_a_markup_question_shown_in_an_accordion_leaves_the_body() -> None:
     article, queries, _ = _build(_page(shown, _ld(data)))
     assert [q.qid for q in queries] == ["p.html#faq-q0"]
     assert not any("descale it" in s.text for s in article.sections)
+
+
+def _answers(faq: str) -> list[tuple[str, str]]:
+    article, _, _ = _build(_page(faq))
+    return [(c.query, c.answer) for c in article.candidates]
+
+
+SEVEN = "Seven daily snapshots and four weekly ones."
+
+
+def test_answer_markers_are_left_out_but_words_that_begin_like_them_are_kept() -> None:
+    asked = "<h2>よくある質問</h2><p>Q. 何世代残りますか？</p>"
+    assert _answers(asked + "<p>A 日ごとに7世代です。</p>") == [
+        ("何世代残りますか？", "日ごとに7世代です。")
+    ]
+    assert _answers(asked + "<p>答えは7世代です。</p>") == [
+        ("何世代残りますか？", "答えは7世代です。")
+    ]
+    assert _answers(asked + "<p>回答期限はありません。</p>") == [
+        ("何世代残りますか？", "回答期限はありません。")
+    ]
+    english = "<h2>FAQ</h2><p>Q. How many snapshots does rsnap keep?</p>"
+    assert _answers(english + "<p>A daily one, kept a week.</p>") == [
+        ("How many snapshots does rsnap keep?", "A daily one, kept a week.")
+    ]
+
+
+def test_bold_paragraphs_that_do_not_ask_are_questions_only_as_a_run_of_titles() -> None:
+    titles = (
+        "<h2>FAQ</h2><p><b>Snapshots kept</b></p><p>Seven daily snapshots and four weekly "
+        "ones.</p><p><b>Restoring</b></p><p>Mount the backup disk and copy the file back.</p>"
+    )
+    assert [q for q, _ in _answers(titles)] == ["Snapshots kept", "Restoring"]
+    # one bold line alone is emphasis, not a question
+    alone = "<h2>FAQ</h2><p><b>Snapshots kept</b></p><p>Seven daily snapshots.</p>"
+    assert _answers(alone) == []
+    # under question headings, bold lines are an answer's
+    headed = (
+        "<h2>FAQ</h2><h3>How many snapshots does rsnap keep?</h3><p><strong>Note</strong></p>"
+        f"<p>{SEVEN}</p><p><strong>Warning</strong></p><p>Older ones are removed.</p>"
+    )
+    assert _answers(headed) == [
+        ("How many snapshots does rsnap keep?", f"Note {SEVEN} Warning Older ones are removed.")
+    ]
+    # where some bold lines ask, the others are an answer's
+    mixed = (
+        "<h2>FAQ</h2><p><b>How many snapshots does rsnap keep?</b></p><p><b>Daily</b></p>"
+        f"<p>{SEVEN}</p><p><b>Weekly</b></p><p>Four.</p>"
+    )
+    assert _answers(mixed) == [
+        ("How many snapshots does rsnap keep?", f"Daily {SEVEN} Weekly Four.")
+    ]
+
+
+def test_bold_questions_are_read_only_in_faq_sections() -> None:
+    notes = f"<h2>Notes</h2><p><b>How many snapshots does rsnap keep?</b></p><p>{SEVEN}</p>"
+    assert _answers(notes + FORMS["bold"].replace("How many", "How often")) == [
+        ("How often snapshots does rsnap keep?", SEVEN)
+    ]
+
+
+CHROME = {
+    "share text": "<p>Share this article</p><p>rsnap keeps seven daily snapshots.</p>",
+    "share text ja": "<p>この記事をシェア</p><p>スナップショット</p>",
+    "related heading": "<h3>Related posts</h3><ul><li><a href='/a'>rsnap snapshots</a></li></ul>",
+    "share links": "<p><a href='https://twitter.com/intent/tweet?u=x'>Twitter</a> · "
+    "<a href='https://www.facebook.com/sharer/sharer.php?u=x'>Facebook</a></p>",
+    "share class": "<div class='sharedaddy sd-sharing-enabled'><h3>共有:</h3>"
+    "<p><a href='/x'>X</a> and weekly snapshots</p></div>",
+    "related class": "<div id='jp-relatedposts' class='jp-relatedposts'><p>rsnap weekly</p></div>",
+    "helpful": "<h3>Was this helpful?</h3><p><a href='?y'>Yes</a> <a href='?n'>No</a></p>",
+    "aside": "<aside><p>Subscribe</p></aside><p>Weekly snapshots are rotated.</p>",
+    "rule": "<hr><p>Made with love by the rsnap authors</p>",
+}
+
+
+@pytest.mark.parametrize("chrome", CHROME)
+def test_the_last_answer_ends_where_the_page_chrome_begins(chrome: str) -> None:
+    faq = f"<h2>FAQ</h2><h3>How many snapshots does rsnap keep?</h3><p>{SEVEN}</p>"
+    assert _answers(faq + CHROME[chrome]) == [("How many snapshots does rsnap keep?", SEVEN)]
+    bold = f"<h2>FAQ</h2><p><b>How many snapshots does rsnap keep?</b></p><p>{SEVEN}</p>"
+    assert _answers(bold + CHROME[chrome]) == [("How many snapshots does rsnap keep?", SEVEN)]
+
+
+def test_what_only_looks_like_chrome_stays_in_the_answer() -> None:
+    # ids come from headings ("share" in a question's slug), lists of links answer questions,
+    # and a paragraph that opens with "Share" and goes on is an answer's
+    faq = (
+        "<h2>FAQ</h2><div id='how-do-i-share-snapshots'><h3>How do I share snapshots?</h3>"
+        "<p>Copy the snapshot folder.</p><ul><li><a href='/a'>Restoring</a></li>"
+        "<li><a href='/b'>Snapshots</a></li></ul><p>Share on the network drive and mount it "
+        "on the other machine, then copy the folder.</p></div>"
+    )
+    assert _answers(faq) == [
+        (
+            "How do I share snapshots?",
+            "Copy the snapshot folder. Restoring Snapshots Share on the network drive and mount "
+            "it on the other machine, then copy the folder.",
+        )
+    ]
+
+
+def test_an_answer_that_only_points_elsewhere_is_no_label() -> None:
+    # the review's kept wrong label (samples/faq-review-2.csv, datatype99.md#faq-q3): the
+    # Troubleshooting section holds the same pointer, not the answer
+    faq = (
+        "<h2>Troubleshooting</h2><p>rsnap fails on network disks. Solution: see rsnap's "
+        "README.</p><h2>FAQ</h2><h3>Why not just use rsync?</h3><p>See rsnap's README.</p>"
+    )
+    _, queries, rejected = _build(_page(faq))
+    assert queries == [] and [r.reason for r in rejected] == ["answer_not_in_section"]
+    # a pointer that goes on to answer is an answer
+    faq = (
+        "<h2>FAQ</h2><h3>How many snapshots does rsnap keep?</h3><p>See Snapshots: rsnap "
+        "keeps seven daily snapshots and four weekly ones.</p>"
+    )
+    _, queries, _ = _build(_page(faq))
+    assert [dict(q.relevant) for q in queries] == [{"p.html#1": 2}]

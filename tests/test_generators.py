@@ -17,7 +17,17 @@ from qrelsmith.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "generators"
 GOLDEN = Path(__file__).parent / "golden" / "generators"
-GENERATORS = ["mkdocs", "material", "sphinx", "docusaurus", "hugo", "mslearn", "markup"]
+GENERATORS = [
+    "mkdocs",
+    "material",
+    "sphinx",
+    "docusaurus",
+    "hugo",
+    "mslearn",
+    "markup",
+    "wordpress",
+    "readme",
+]
 OUTPUTS = ["corpus.jsonl", "golden.jsonl", "qrels.trec"]
 
 
@@ -108,3 +118,61 @@ def test_details_answers_leave_their_summary_out(builds: dict[str, Path]) -> Non
     query = _lines(builds["docusaurus"], "golden.jsonl")[0]
     assert query["query"] == "Why is my station shown as offline?"
     assert str(query["answer"]).startswith("The station did not answer")
+
+
+@pytest.mark.parametrize(
+    ("generator", "qid", "question", "section"),
+    [
+        ("wordpress", "rsnap-backup.html#faq-q0", "スナップショットは何世代残りますか？", "#1"),
+        ("wordpress", "rsnap-backup.html#faq-q2", "消したファイルはどう戻しますか？", "#2"),
+        ("wordpress", "troubleshooting.html#faq-q0", 'Lantern stops with "address in use"', "#1"),
+        ("wordpress", "troubleshooting.html#faq-q2", "Two settings files", "#0"),
+        ("readme", "README.md#faq-q0", "Does the installer need administrator rights?", "#0"),
+        ("readme", "README.md#faq-q1", "How many snapshots does rsnap keep?", "#1"),
+        ("readme", "README.md#faq-q2", "How do I get a deleted file back?", "#2"),
+    ],
+)
+def test_bold_paragraph_questions_are_read_and_labelled(
+    builds: dict[str, Path], generator: str, qid: str, question: str, section: str
+) -> None:
+    query = {q["qid"]: q for q in _lines(builds[generator], "golden.jsonl")}[qid]
+    assert query["query"] == question and query["match"] == "faq-body"
+    assert query["relevant"] == {qid.partition("#")[0] + section: 2}
+
+
+@pytest.mark.parametrize(
+    ("generator", "qid", "answer"),
+    [
+        (
+            "wordpress",
+            "rsnap-backup.html#faq-q2",
+            "バックアップ用ディスクをマウントして、スナップショットのフォルダーからコピーして戻します。",
+        ),
+        (
+            "wordpress",
+            "troubleshooting.html#faq-q2",
+            "The first file found wins: the one in the working folder. The two are never merged.",
+        ),
+        (
+            "readme",
+            "README.md#faq-q2",
+            "Mount the backup disk, then copy the file back from the snapshot folder.",
+        ),
+    ],
+)
+def test_the_last_answer_ends_before_the_page_chrome(
+    builds: dict[str, Path], generator: str, qid: str, answer: str
+) -> None:
+    # share text and buttons, "Was this helpful?", tags, related posts, a README's footer
+    query = {q["qid"]: q for q in _lines(builds[generator], "golden.jsonl")}[qid]
+    assert query["answer"] == answer
+
+
+def test_a_markdown_faq_page_of_bold_questions_makes_answer_documents(
+    builds: dict[str, Path],
+) -> None:
+    queries = {q["qid"]: q for q in _lines(builds["readme"], "golden.jsonl")}
+    assert [q for q in queries if q.startswith("FAQ.md")] == [f"FAQ.md#faq-q{n}" for n in range(3)]
+    assert queries["FAQ.md#faq-q1"]["relevant"] == {"FAQ.md#faq-a1": 2}
+    corpus = {r["id"]: r for r in _lines(builds["readme"], "corpus.jsonl")}
+    assert corpus["FAQ.md#faq-a1"]["text"] == "Not yet: it writes to a disk mounted on the machine."

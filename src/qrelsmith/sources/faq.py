@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from copy import deepcopy
 from typing import Any
 
@@ -71,36 +71,102 @@ FAQ_PAGE_TITLE = re.compile(
     re.IGNORECASE,
 )
 
-#: ... and when it asks (question headings, <dt> and <summary> ending with "?") at least
-#: 1 / FAQ_PAGE_QUESTION_SHARE as many questions as it has headings (H2-H6): the FAQ pages of
-#: the benchmark crawl (Python's: question headings; git's: 20 <dt> under 10 headings) and of
-#: the generator fixtures ask more; "FAQ Post Creator", a plugin README whose FAQ is one
-#: section of 17 headings (7 questions), is an article with a FAQ section.
+#: ... and when it asks (question headings, <dt>, <summary> and bold paragraphs ending with
+#: "?") at least 1 / FAQ_PAGE_QUESTION_SHARE as many questions as it has headings (H2-H6): the
+#: FAQ pages of the benchmark crawl (Python's: question headings; git's: 20 <dt> under 10
+#: headings) and of the generator fixtures ask more; "FAQ Post Creator", a plugin README whose
+#: FAQ is one section of 17 headings (7 questions), is an article with a FAQ section.
 FAQ_PAGE_QUESTION_SHARE = 2
 
-#: A paragraph that opens a question: "Q.", "Q：", "Q1.", "質問：", "P:" (pregunta),
-#: "Pregunta:" -- the markers of the study's よくある質問 and of Spanish FAQ pages.
+#: A paragraph that opens a question: "Q.", "Q：", "Q1.", "質問：", "질문:", "P:" (pregunta),
+#: "Pregunta:" -- the markers of the study's よくある質問, of Korean and of Spanish FAQ pages.
 FAQ_QUESTION_MARK = re.compile(
-    r"^\s*(?:Q\s*\d*\s*[.．:：)）]|Q\s+(?=\S)|質問\s*\d*\s*[.．:：]?|P\s*\d*\s*[.．:：]"
-    r"|Pregunta\s*\d*\s*[.．:：]?)\s*",
+    r"^\s*(?:Q\s*\d*\s*[.．:：)）]|Q\s+(?=\S)|質問\s*\d*\s*[.．:：]?|질문\s*\d*\s*[.．:：]"
+    r"|P\s*\d*\s*[.．:：]|Pregunta\s*\d*\s*[.．:：]?)\s*",
     re.IGNORECASE,
 )
-#: The marker an answer paragraph may open with ("A.", "A：", "回答：", "R:", "Respuesta:").
-FAQ_ANSWER_MARK = re.compile(
-    r"^\s*(?:A\s*\d*\s*[.．:：)）]|回答\s*[.．:：]?|答え\s*[.．:：]?|R\s*[.．:：]"
-    r"|Respuesta\s*[.．:：]?)\s*",
-    re.IGNORECASE,
+#: The marker an answer paragraph may open with: "A.", "A：", "A:", "A)", "A　" (a full-width
+#: space, as Japanese pages write it, or a space before a CJK or Hangul letter: "A 6ヶ月"; never
+#: "A " before a Latin letter, which is English's article), "回答：", "答え：", "答：", "답:",
+#: "답변:", "R:", "Respuesta:". A word marker needs its punctuation or a space after it: "答えは"
+#: and "回答期限" open answers, "Respuestas" is a word (the words were optional-punctuation
+#: before, and "回答期限は" lost its "回答").
+_ANSWER_MARKS = (
+    r"A\s*\d*\s*[.．:：)）]|A\u3000+|A\s+(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+    r"|(?:回答|答え|答|답변|답|Respuesta)(?:\s*[.．:：]|[\s\u3000]+)|R\s*[.．:：]"
 )
+FAQ_ANSWER_MARK = re.compile(rf"^\s*(?:{_ANSWER_MARKS})\s*", re.IGNORECASE)
 #: The answer written in the question's own paragraph, after a line break ("Q: …<br>A: …", or
 #: Markdown's "Q: …" and "A: …" on two lines of one paragraph): its marker on a new line.
-FAQ_INLINE_ANSWER = re.compile(
-    r"\n\s*(?:A\s*\d*\s*[.．:：)）]|回答\s*[.．:：]?|答え\s*[.．:：]|R\s*[.．:：]|Respuesta\s*[.．:：]?)\s*",
-    re.IGNORECASE,
-)
+FAQ_INLINE_ANSWER = re.compile(rf"\n\s*(?:{_ANSWER_MARKS})\s*", re.IGNORECASE)
 #: A heading is a question when it ends with a question mark (or opens with a Q marker):
 #: Python's FAQ headings all do ("How do I ...?"); on a FAQ page a heading that does not
-#: ("General Information") names a group of questions, not one.
-FAQ_QUESTION_END = re.compile(r"[?？]\s*$")
+#: ("General Information") names a group of questions, not one. The marks of the pages' scripts:
+#: "?" (Latin, Korean), the full-width "？" (Japanese, Chinese), the Arabic "؟".
+FAQ_QUESTION_END = re.compile(r"[?？؟]\s*$")
+
+#: A paragraph that is one bold run (``<p><strong>How do I …?</strong></p>``: WordPress posts'
+#: and Markdown READMEs' FAQs, ``**How do I …?**`` on a line of its own) is a question in a FAQ
+#: section or on a FAQ page when it asks one on its own (ends with a question mark, or opens
+#: with a Q marker). Bold is also what an answer stresses ("**Note:**"), so one that does not
+#: ask is a question only when its section's pattern says so: none of the section's bold
+#: paragraphs asks, the section has no sub-heading, and at least FAQ_BOLD_MIN_TITLES of them
+#: each have an answer after them (troubleshooting FAQs: "**Installation fails on Windows**").
+#: Chosen on the pages of samples/faq-review-2.csv' draw and the review of round one: every
+#: bold question there asked with "?" or was one of a run of bold titles; bold "Note:" and
+#: "Warning" lines sat in answers under question headings.
+FAQ_BOLD_TAGS = ("strong", "b")
+FAQ_BOLD_MIN_TITLES = 2
+#: A paragraph that opens with a bold question and answers it in the same paragraph (Markdown's
+#: ``**How do I …?**`` with the answer on the next line, no blank line between) counts only when
+#: the bold run asks (ends with a question mark): a bold lead-in that does not ("**Note:** …")
+#: is a paragraph of an answer.
+
+#: Where an answer ends. The answer to a FAQ's last question is the blocks after it up to the
+#: end of its section, but pages put their chrome right after the article's last block, in the
+#: same container: share buttons, "Was this helpful?", related posts, the author's box. The
+#: answer stops at the first sibling that is chrome:
+#: - an element that is never content (``FAQ_CHROME_TAGS``; ``<hr>``, which READMEs put
+#:   between their FAQ pairs and before their footer);
+#: - an element whose class names a widget (``FAQ_CHROME_CLASS``: WordPress's Jetpack
+#:   ``sharedaddy`` / ``sd-sharing`` / ``jp-relatedposts``, AddToAny's ``addtoany``, YARPP's
+#:   ``yarpp-related``, Gutenberg's ``wp-block-social-links``, themes' ``post-tags``,
+#:   ``author-box``, ``entry-footer``);
+#: - a short block (at most FAQ_CHROME_MAX_CHARS characters) that opens with a widget's
+#:   words (``FAQ_CHROME_TEXT``: "Share this article", "この記事をシェア", "関連記事", "Was this
+#:   helpful?");
+#: - after the answer's first block, a block whose text is all in two links or more, each a
+#:   share link (``FAQ_SHARE_LINK``: a row of social buttons without a class).
+#: Ids are not read (Sphinx and GitHub make them from headings: "how-do-i-share-global-
+#: variables" is a question of Python's FAQ), nor are lists of links (Python's FAQ answers
+#: "Which IDEs …" with one).
+#: The same chrome is never a question ("Was this helpful?" ends with a question mark).
+FAQ_CHROME_TAGS = frozenset(("nav", "aside", "footer", "header", "form", "hr"))
+FAQ_CHROME_CLASS = re.compile(
+    r"(?:^|[-_\s])(?:share\w*|sharing|sharedaddy|social|sns|addtoany|a2a_kit|yarpp\w*"
+    r"|related\w*|relatedposts|comments?|newsletter|subscribe|feedback|helpful|rating"
+    r"|author\w*|byline|tags?|breadcrumbs?|pagination|post-?nav\w*|ads?|advert\w*|sponsor\w*"
+    r"|promo|entry-footer)(?=$|[-_\s\d])",
+    re.IGNORECASE,
+)
+FAQ_CHROME_TEXT = re.compile(
+    r"^\W*(?:share\s+(?:this|on|via)\b|share\s*:|was\s+this\s+(?:\w+\s+)?helpful"
+    r"|did\s+this\s+(?:\w+\s+)?help|related\s+(?:posts|articles|reading|content)"
+    r"|you\s+(?:may|might)\s+also\s+like|この(?:記事|ページ)を(?:シェア|共有)|シェアする|関連記事"
+    r"|関連する記事|この(?:記事|ページ|回答)は(?:役に立ちましたか|参考になりましたか)"
+    r"|compartir|art[ií]culos\s+relacionados|¿(?:te\s+)?(?:ha\s+sido|fue)\s+[úu]til"
+    r"|관련\s*(?:글|기사|게시물)|공유하기)",
+    re.IGNORECASE,
+)
+FAQ_SHARE_LINK = re.compile(
+    r"share|sharer|intent/(?:tweet|post)|twitter\.com|//x\.com|facebook\.com|line\.me"
+    r"|linkedin\.com|b\.hatena\.ne\.jp|pinterest\.|reddit\.com/submit|getpocket\.com"
+    r"|whatsapp|telegram\.me|t\.me/|mailto:\?",
+    re.IGNORECASE,
+)
+#: Chrome's words are a label ("Share this:", "関連記事"), not a paragraph: an answer that
+#: opens with "Share on the network drive …" and goes on is an answer.
+FAQ_CHROME_MAX_CHARS = 60
 
 #: JSON-LD blocks are read up to this many characters each, and this deep: a product page's
 #: FAQPage block is a few kB and five levels deep; a larger or deeper block is left out whole
@@ -114,6 +180,20 @@ FAQ_JSONLD_MAX_DEPTH = 32
 #: ``CONTENT_ALONE_RATIO`` the table's rows need without a heading -- or when that section
 #: holds the whole answer (``evidence.py``'s containment) and is ahead at all.
 FAQ_BODY_RATIO = 1.5
+#: An answer that only points elsewhere ("See Metalang99's README", "See examples/x.c",
+#: "Consulte la guía", "詳しくは公式ドキュメント") writes no content of its own: a section that
+#: holds the same pointer is not where the answer is written. On the fresh review sample
+#: (samples/faq-review-2.csv) the one such label the rule kept was wrong (a README's
+#: Troubleshooting section pointed to the same README); this rule was written after that
+#: review, so that sample does not measure it. A pointer opens with one of these words and
+#: has at most FAQ_POINTER_MAX_WORDS words: "See the Installation section: run the installer
+#: without administrator rights" goes on to answer.
+FAQ_POINTER = re.compile(
+    r"^\W*(?:see|refer\s+to|read|check(?:\s+out)?|visit|ver|véase|consulte|詳しくは|请参阅|参见)(?!\w)",
+    re.IGNORECASE,
+)
+FAQ_POINTER_MAX_WORDS = 8
+
 #: The confidence of a FAQ label: a FAQ page's answer is the author's own (grade 2, as sure as
 #: an anchor); an in-article label is at most this (under every heading rule's, like content).
 FAQ_PAGE_CONFIDENCE = 1.0
@@ -147,13 +227,18 @@ def question_key(question: str) -> str:
 _NOT_KEY = re.compile(r"[^\w+#]|_")
 
 
-def block_text(elements: list[Element], options: BuildOptions) -> str:
+def block_text(elements: list[Element], options: BuildOptions, marked: bool = False) -> str:
     """The text of ``elements`` as a section's is read: dropped tags (code, scripts) left
-    out, block breaks as spaces."""
-    parts = []
+    out, block breaks as spaces; ``marked``: an answer's marker ("A.", "A　") left out of the
+    first block, read before white space is folded (a full-width space is a marker's, an
+    ASCII one before a Latin letter an article's)."""
+    parts: list[str] = []
     for element in elements:
         text = marked_text(element, options.drop_tags, False, options.permalink_selectors)
-        parts.append(_MARKERS.sub("", _TOKEN.sub(" ", text)))
+        text = _MARKERS.sub("", _TOKEN.sub(" ", text))
+        if marked and not parts:
+            text = FAQ_ANSWER_MARK.sub("", text, count=1)
+        parts.append(text)
     return fold_space(" ".join(parts))
 
 
@@ -279,8 +364,81 @@ def _is_faq_heading(text: str, options: BuildOptions) -> bool:
     )
 
 
+def _lead(element: Element) -> str:
+    """The text a paragraph opens with: its own, or its first child's when it opens with one
+    (``<p><strong>Q.</strong> …``)."""
+    text = element.text or ""
+    if not text.strip() and len(element) and isinstance(element[0].tag, str):
+        return element[0].text or ""
+    return text
+
+
 def _is_question_mark(element: Element) -> bool:
-    return element.tag == "p" and bool(FAQ_QUESTION_MARK.match(element.text or ""))
+    return element.tag == "p" and bool(FAQ_QUESTION_MARK.match(_lead(element)))
+
+
+def _bold_run(element: Element) -> Element | None:
+    """The bold element a paragraph opens with (nothing before it), or None."""
+    if element.tag != "p" or (element.text or "").strip() or not len(element):
+        return None
+    first = element[0]
+    return first if first.tag in FAQ_BOLD_TAGS else None
+
+
+def _bold_text(element: Element) -> str | None:
+    """The text of a paragraph that is one bold run and nothing else, or None."""
+    bold = _bold_run(element)
+    if bold is None or (bold.tail or "").strip():
+        return None
+    for sibling in bold.itersiblings():
+        if (isinstance(sibling.tag, str) and sibling.tag != "br") or (sibling.tail or "").strip():
+            return None
+    return fold_space("".join(bold.itertext()))
+
+
+def _bold_lead(element: Element) -> tuple[str, str] | None:
+    """(question, answer) of a paragraph that opens with a bold question and goes on with its
+    answer, or None."""
+    bold = _bold_run(element)
+    if bold is None:
+        return None
+    asked = _with_breaks(bold)
+    if not FAQ_QUESTION_END.search(asked):
+        return None
+    rest = _with_breaks(element)[len(element.text or "") + len(asked) :]
+    return (fold_space(asked), rest) if rest.strip() else None
+
+
+def _chrome_box(element: Element) -> bool:
+    """An element that is page chrome by its tag or its class (``FAQ_CHROME_TAGS``,
+    ``FAQ_CHROME_CLASS``)."""
+    if element.tag in FAQ_CHROME_TAGS:
+        return True
+    names = element.get("class")
+    return bool(names) and bool(FAQ_CHROME_CLASS.search(names))
+
+
+def _chrome_text(text: str) -> bool:
+    """A widget's label (``FAQ_CHROME_TEXT``): "Share this article", "Was this helpful?"."""
+    text = text.strip()
+    return len(text) <= FAQ_CHROME_MAX_CHARS and bool(FAQ_CHROME_TEXT.match(text))
+
+
+def _chrome(element: Element) -> bool:
+    """Page chrome: where an answer ends, and never a question."""
+    return _chrome_box(element) or _chrome_text("".join(element.itertext()))
+
+
+_NOT_LINK_TEXT = re.compile(r"[\s|·•/,、]+")
+
+
+def _share_links(element: Element) -> bool:
+    """A block whose text is all in two share links or more (``FAQ_SHARE_LINK``)."""
+    links = list(element.iter("a"))
+    if len(links) < 2 or not all(FAQ_SHARE_LINK.search(a.get("href", "")) for a in links):
+        return False
+    text = _NOT_LINK_TEXT.sub("", "".join(element.itertext()))
+    return len(text) == sum(len(_NOT_LINK_TEXT.sub("", "".join(a.itertext()))) for a in links)
 
 
 def _with_breaks(element: Element) -> str:
@@ -291,13 +449,19 @@ def _with_breaks(element: Element) -> str:
     return "".join(copy.itertext())
 
 
-def _answer_siblings(element: Element, rank: int) -> list[Element]:
-    """The siblings after a question up to the next heading, question paragraph or section."""
-    out = []
+def _answer_siblings(
+    element: Element, questions: Collection[Element] = (), answered: bool = False
+) -> list[Element]:
+    """The siblings after a question up to the next heading, question paragraph (``questions``:
+    the bold ones), section or page chrome (``answered``: the question's own paragraph holds
+    the answer's first words)."""
+    out: list[Element] = []
     for sibling in element.itersiblings():
         if not isinstance(sibling.tag, str):
             continue
-        if heading_level(sibling.tag) or _is_question_mark(sibling):
+        if heading_level(sibling.tag) or _is_question_mark(sibling) or sibling in questions:
+            break
+        if _chrome(sibling) or ((out or answered) and _share_links(sibling)):
             break
         if sibling.tag in ("section", "details") or sibling.find(".//h1") is not None:
             break
@@ -305,6 +469,57 @@ def _answer_siblings(element: Element, rank: int) -> list[Element]:
             break
         out.append(sibling)
     return out
+
+
+def _bold_questions(root: Element, faq_page: bool, options: BuildOptions) -> set[Element]:
+    """The bold paragraphs of the page's FAQ that are questions (``FAQ_BOLD_TAGS``): those that
+    ask, or in a section where none asks and there is no sub-heading, a run of bold titles."""
+    level = options.section_level
+    in_faq, section = faq_page, 0
+    bold: dict[int, list[tuple[Element, str]]] = {}
+    headed: set[int] = set()
+    questions: set[Element] = set()
+    for element in root.iter(*HEADING_TAGS, "p"):
+        rank = heading_level(element.tag)
+        if rank and rank <= level:
+            section += 1
+            if not faq_page:
+                in_faq = rank == level and _is_faq_heading(_read(element, options), options)
+            continue
+        if not in_faq or dropped(element, options.drop_tags):
+            continue
+        if rank:  # a sub-heading asks the section's questions, unless it is chrome's
+            if not _chrome_text(_read(element, options)) and not any(
+                _chrome_box(parent) for parent in element.iterancestors()
+            ):
+                headed.add(section)
+        elif (text := _bold_text(element)) is not None:
+            bold.setdefault(section, []).append((element, text))
+        elif _bold_lead(element) is not None:
+            questions.add(element)
+    for number, paragraphs in bold.items():
+        asking = [
+            element
+            for element, text in paragraphs
+            if FAQ_QUESTION_END.search(text) or FAQ_QUESTION_MARK.match(text)
+        ]
+        titles = [element for element, _ in paragraphs if _has_answer(element)]
+        if asking:
+            questions.update(asking)
+        elif number not in headed and len(titles) >= FAQ_BOLD_MIN_TITLES:
+            questions.update(titles)
+    return {element for element in questions if not _chrome(element)}
+
+
+def _has_answer(element: Element) -> bool:
+    """Whether the block after ``element`` is an answer's (not bold, not a heading)."""
+    following = next((s for s in element.itersiblings() if isinstance(s.tag, str)), None)
+    return (
+        following is not None
+        and not heading_level(following.tag)
+        and _bold_text(following) is None
+        and not _chrome(following)
+    )
 
 
 def _dom_pairs(
@@ -317,6 +532,7 @@ def _dom_pairs(
     in_faq = faq_page
     section = ""
     taken: set[Element] = set()
+    bold = _bold_questions(root, faq_page, options)
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
@@ -330,19 +546,35 @@ def _dom_pairs(
             continue
         if any(parent in taken for parent in element.iterancestors()):
             continue
+        if _chrome_box(element):  # share buttons, related posts: no question, nor under it
+            taken.add(element)
+            continue
         where = f"section {section!r}: " if section else ""
-        question = _read(element, options)
+        # a question's text is read only where one can be: reading every element of a FAQ
+        # page (its containers' text holds all of theirs) cost 0.1 s on Python's eight
         if rank and (rank > level or faq_page) and rank > 1:
+            question = _read(element, options)
             asks = FAQ_QUESTION_END.search(question) or FAQ_QUESTION_MARK.match(question)
+            if _chrome_text(question):  # "Was this helpful?", "Related posts"
+                continue
             if asks or (not faq_page and rank > level):
-                answer = _answer_siblings(element, rank)
+                answer = _answer_siblings(element, bold)
                 taken.update([element, *answer])
                 yield question, [element], answer, f"{where}h{rank} {question[:60]!r}", ""
-        elif _is_question_mark(element):
-            answer = _answer_siblings(element, 0)
+        elif element in bold and not _is_question_mark(element):
+            lead = _bold_lead(element) if _bold_text(element) is None else None
+            asked, inline_text = lead if lead else (_read(element, options), "")
+            answer = _answer_siblings(element, bold, bool(inline_text))
             taken.update([element, *answer])
+            yield asked, [element], answer, f"{where}p {asked[:60]!r}", inline_text
+        elif _is_question_mark(element):
+            question = _read(element, options)
+            if _chrome_text(question):
+                continue
             written = _with_breaks(element)
             inline = FAQ_INLINE_ANSWER.search(written)
+            answer = _answer_siblings(element, bold, inline is not None)
+            taken.update([element, *answer])
             if inline:  # "Q: … <br> A: …" in one paragraph: the answer follows in it
                 question = fold_space(written[: inline.start()])
                 yield (
@@ -359,6 +591,8 @@ def _dom_pairs(
             if summary is None:
                 continue
             asked = _read(summary, options)
+            if _chrome_text(asked):
+                continue
             taken.add(element)
             answer = [
                 child for child in element if isinstance(child.tag, str) and child is not summary
@@ -376,7 +610,8 @@ def _dom_pairs(
                         break
                     definitions.append(following)
                 asked = _read(term, options)
-                yield asked, [term], definitions, f"{where}dl {asked[:60]!r}", ""
+                if not _chrome_text(asked):
+                    yield asked, [term], definitions, f"{where}dl {asked[:60]!r}", ""
 
 
 def _faq_page(page: PageContext) -> bool:
@@ -396,6 +631,12 @@ def _faq_page(page: PageContext) -> bool:
     asked = sum(bool(FAQ_QUESTION_END.search(text)) for text in headings) + sum(
         bool(FAQ_QUESTION_END.search(_read(term, page.options)))
         for term in page.root.iter("dt", "summary")
+    )
+    # and the bold paragraphs that ask one (a README's FAQ.md of "**How do I …?**" lines)
+    asked += sum(
+        bool(FAQ_QUESTION_END.search(text))
+        for paragraph in page.root.iter("p")
+        if (text := _bold_text(paragraph)) is not None
     )
     return asked > 0 and asked * FAQ_PAGE_QUESTION_SHARE >= len(headings)
 
@@ -444,7 +685,7 @@ class FaqSource:
             key = question_key(question)
             if marked and key in seen:
                 continue  # shown on the page as its markup says
-            text = fold_space(f"{inline} {block_text(elements, options) if elements else ''}")
+            text = fold_space(f"{inline} {block_text(elements, options, not inline)}")
             self._add(found, page, question, text, locator, own=faq_page)
         if faq_page:
             for _, asked, elements, _, _ in pairs:
@@ -557,9 +798,12 @@ class FaqSource:
 
 def answered_in(answer: str, section: Section, text: ArticleText) -> bool:
     """Does ``section`` hold the author's answer (``evidence.find_evidence``: the whole
-    answer, or a window of its sentences holding enough of its words)? BM25 finds the
+    answer, or a window of its sentences holding enough of its words; an answer that only
+    points elsewhere, ``FAQ_POINTER``, is held nowhere)? BM25 finds the
     section the pair is about; on the review sample (docs/sources.md) a section that does not
     also write the answer was wrong 12 times in 28, one that does never."""
+    if FAQ_POINTER.match(answer) and len(answer.split()) <= FAQ_POINTER_MAX_WORDS:
+        return False  # "See X's README": a pointer, found wherever X is pointed to
     found, _ = find_evidence(answer, [section], [], text)
     return found is not None and found.section == section.id
 
@@ -591,7 +835,7 @@ def _drop_question_elements(root: Element, keys: set[str]) -> None:
                     break
                 shown.append(sibling)
         elif heading_level(element.tag) or element.tag == "p":
-            shown += [element, *_answer_siblings(element, 0)]
+            shown += [element, *_answer_siblings(element)]
         else:
             shown.append(element)
     for element in dict.fromkeys(shown):
