@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from ..config import BaselineOptions, Draw, EvalOptions, EvalRequest, View
 from ..errors import DataError, QrelsmithError, UsageError
-from ..patterns import BASELINE_PRESETS, MAX_CUTOFF
+from ..patterns import BASELINE_PRESETS, MAX_CUTOFF, MAX_WORKERS
 from ..store.buildfolder import build_topics, iter_records, load_build, no_query_line
 from ..store.files import atomic_open, dumps
 from ..store.layout import CORPUS, GOLDEN, QRELS, QUERIES
+from ..store.owners import refuse_foreign, refuse_owned_file
 from .options import (
     FORMATTER,
     add_config,
@@ -43,9 +44,8 @@ CURVE_CUTOFFS: tuple[int, ...] = (1, 3, 5, 10, 20, 50, 100)
 #: hit is used, so depth barely matters; 10 keeps the run small.
 CHECK_DEPTH = 10
 
-# The stages (numpy, scipy, ir_measures, scikit-learn, export's kinds) are imported inside the
-# handlers: the parser is built for --help and docs/cli.md too, and `qrelsmith eval` should
-# not pay ~0.15 s to import export's kinds.
+# The stages (numpy, scipy, ir_measures, scikit-learn) are imported inside the handlers: every
+# CLI call builds this parser, and `qrelsmith build` should not pay ~0.4 s to import them.
 
 #: The documented defaults, shown in --help (a --config file may change them).
 BASELINE = BaselineOptions()
@@ -71,7 +71,7 @@ def run_baseline(args: argparse.Namespace) -> int:
     from ..models import CorpusRecord
     from ..run.parallel import default_workers
 
-    names = ("method", "ngrams", "k1", "b", "dims", "k", "queries", "rrf_k")
+    names = ("method", "ngrams", "k1", "b", "dims", "k", "queries", "workers", "rrf_k")
     options = override(config_of(args).baseline, args, names)
     if options.method == "rrf" or args.runs is not None:
         return _run_fusion(args, options)
@@ -87,8 +87,6 @@ def run_baseline(args: argparse.Namespace) -> int:
         runs = {str(folder / f"{name}.trec"): run for name, run in presets.items()}
     build = load_build(args.dir, need=(CORPUS,), only_articles=())  # the queries, no section
     if args.out != "-" and args.preset is None:  # atomic_open would put the run in its place
-        from ..export.owners import refuse_owned_file
-
         refuse_owned_file(args.out, "--out")
         read = [build.folder / name for name in (CORPUS, QUERIES, GOLDEN)]
         refuse_input_as_output(
@@ -105,7 +103,7 @@ def run_baseline(args: argparse.Namespace) -> int:
         if missing:
             warn(f"{missing} of {len(topics)} queries have no judged section: left unprefixed")
     del build
-    workers = args.workers or default_workers()
+    workers = options.workers or default_workers()
     if args.preset is not None:
         Path(args.out).mkdir(parents=True, exist_ok=True)
     for out, run_options in runs.items():
@@ -141,8 +139,6 @@ def _run_fusion(args: argparse.Namespace, options: BaselineOptions) -> int:
         raise UsageError("--queries names the query form of a retriever: rrf fuses runs")
     build = load_build(args.dir, need=(CORPUS,))
     if args.out != "-":
-        from ..export.owners import refuse_owned_file
-
         refuse_owned_file(args.out, "--out")
         read = [*(run for run in args.runs if run != "-")]
         read += [build.folder / name for name in (CORPUS, QUERIES, GOLDEN)]
@@ -243,8 +239,6 @@ def run_eval(args: argparse.Namespace) -> int:
         raise UsageError("--need compares runs: give two or more")
     build = load_build(args.dir, need=(QRELS,))
     if args.plot:
-        from ..export.owners import refuse_owned_file
-
         refuse_owned_file(args.plot, "--plot")
         read = [*(run for run in args.runs if run != "-"), build.folder / QRELS]
         read += [build.folder / CORPUS, build.folder / GOLDEN]
@@ -413,11 +407,8 @@ def run_check(args: argparse.Namespace) -> int:
 def run_validate(args: argparse.Namespace) -> int:
     """Check a build folder; exit 1 listing the problems."""
     from ..evaluate.validate import format_problem, validate_build
-    from ..export.owners import mixed_writers
 
     problems = validate_build(args.dir)
-    mixed = mixed_writers(args.dir)  # export/: a later stage than validate's
-    problems = [mixed, *problems] if mixed is not None else problems
     for problem in problems:
         line = dumps(problem) if args.json else format_problem(problem)
         sys.stdout.write(line + "\n")
@@ -434,7 +425,6 @@ def run_validate(args: argparse.Namespace) -> int:
 def run_align(args: argparse.Namespace) -> int:
     """Write qrels over the user's chunk ids."""
     from ..evaluate.align import align, read_chunks, write_aligned
-    from ..export.owners import refuse_foreign
 
     build = load_build(args.dir, need=(CORPUS, GOLDEN, QRELS))
     refuse_input_as_output(
@@ -558,7 +548,8 @@ def _register_baseline(subparsers: Any) -> None:
         default=None,
         metavar="N",
         help="processes searching the queries once the index is built, each a consecutive "
-        "part (default: all cores); the run is the same bytes whatever N",
+        f"part (default: config, else all cores; at most {MAX_WORKERS}); the run is the same "
+        "bytes whatever N",
     )
     add_config(p)
     p.set_defaults(func=run_baseline)
