@@ -10,6 +10,8 @@ Truth is the link truth: the section holding the element the author linked to. N
     python benchmarks/bench_semantic.py              # lexical, + semantic, the rows it decided
     python benchmarks/bench_semantic.py --sweep      # + precision and count by threshold and margin
     python benchmarks/bench_semantic.py --misses     # + every wrong row semantic decided
+    python benchmarks/bench_semantic.py --why        # + why each row tried is left open
+    python benchmarks/bench_semantic.py --half A     # one half of the sources (score.py's)
 """
 
 from __future__ import annotations
@@ -30,6 +32,30 @@ from qrelsmith.labelling import semantic  # noqa: E402
 from qrelsmith.labelling.matching import HeadingIndex  # noqa: E402
 from qrelsmith.labelling.matching.order import sections_between  # noqa: E402
 from qrelsmith.labelling.semantic import SEMANTIC_REASONS, decide, section_similarities  # noqa: E402
+
+#: The dev set's halves for cross-validation, by source (``score.py --half``).
+HALVES: dict[str, frozenset[str]] = {
+    "A": frozenset({"cpp-ko", "aspnet-es"}),
+    "B": frozenset({"vs-ja", "uwp-ko", "xamarin-es", "aspnet-ko"}),
+}
+
+
+def why_open(
+    similarities: dict[str, float], allowed: set[str] | None, threshold: float, margin: float
+) -> str:
+    """Why the fallback leaves a row open (``semantic.decide``'s checks, first failing one
+    first), or "taken"."""
+    ranked = sorted(similarities.items(), key=lambda item: (-item[1], item[0]))
+    if allowed is None:
+        return "no order"
+    if not ranked or ranked[0][1] < threshold:
+        return "below threshold"
+    second = ranked[1][1] if len(ranked) > 1 else 0.0
+    if ranked[0][1] - second < margin:
+        return "within margin"
+    if ranked[0][0] not in allowed:
+        return "outside neighbours"
+    return "taken"
 
 
 def unresolved(page: Page) -> tuple[list[list[str]], list[int], list[set[str] | None]]:
@@ -52,9 +78,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--devset", type=Path, default=DEFAULT_DEVSET)
     parser.add_argument("--sweep", action="store_true")
     parser.add_argument("--misses", action="store_true")
+    parser.add_argument("--why", action="store_true")
+    parser.add_argument("--half", choices=sorted(HALVES))
     args = parser.parse_args(argv)
 
     pages = load(args.devset)
+    if args.half:
+        pages = [p for p in pages if p.name.split("__")[0] in HALVES[args.half]]
     # lang, sims, truth, what, the sections between the row's fixed neighbours
     tried: list[tuple[str, dict[str, float], str | None, str, set[str] | None]] = []
     lexical = collections.Counter[tuple[str, str]]()
@@ -146,6 +176,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                 right, wrong = swept[("all", "right")], swept[("all", "wrong")]
                 line.append(f"{margin:.2f}: {right}/{right + wrong}")
             print(f"  {threshold:.1f}  " + "  ".join(line))
+    if args.why:
+        print("\nwhy the rows tried are left open: rows (the encoder's first is the truth)")
+        why = collections.Counter[tuple[str, bool]]()
+        for _, similarities, truth, _, allowed in tried:
+            first = max(similarities.items(), key=lambda item: (item[1], item[0]), default=None)
+            reason = why_open(
+                similarities, allowed, semantic.SEMANTIC_THRESHOLD, semantic.SEMANTIC_MARGIN
+            )
+            why[(reason, first is not None and first[0] == truth)] += 1
+        for reason in ("taken", "no order", "below threshold", "within margin"):
+            right = why[(reason, True)]
+            print(f"  {reason}: {right + why[(reason, False)]} ({right})")
+        right = why[("outside neighbours", True)]
+        print(f"  outside neighbours: {right + why[('outside neighbours', False)]} ({right})")
     if args.misses:
         print("\n".join(misses))
     return 0

@@ -22,11 +22,14 @@ BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_matching.py"
 #: content's rows with no heading candidate (28 right rows on this set, 2.04 points, none
 #: right outside it often enough: 7 of 12 wrong): the table floor went down by that much.
 #: Published after issue 28: per reference 99.84 / 89.80, table order 99.84 / 89.88; the
-#: table's precision floor follows it up (two wrong labels more than today fail it).
+#: table's precision floor follows it up (two wrong labels more than today fail it). Issue
+#: 28's second round (the order places rows no heading resembles, siblings decided by their
+#: phrase): per reference 99.84 / 89.95, table order 99.84 / 93.59 (+51 right rows, none
+#: wrong); the right floors follow (a loss of about three rows fails them), precision stays.
 MIN_PRECISION = 99.6
-MIN_RIGHT = 89.7
+MIN_RIGHT = 89.8
 MIN_TABLE_PRECISION = 99.7
-MIN_TABLE_RIGHT = 89.8
+MIN_TABLE_RIGHT = 93.4
 
 
 def _bench():  # type: ignore[no-untyped-def]

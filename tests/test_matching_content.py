@@ -75,10 +75,11 @@ def test_content_between_fixed_neighbours_leaves_a_row_with_no_candidate_open() 
         ("Registros", "access.log y error.log"),
         ("Copias de seguridad", "tar de la configuración"),
     )
+    # two sections lie between the neighbours: the order leaves no one place (``by_place``)
     table = [
         ("Instalación", (), ["¿Cómo instalo?"]),
         ("Zzz", (), ["proxy_pass de las peticiones"]),
-        ("Registros", (), ["log"]),
+        ("Copias de seguridad", (), ["tar"]),
     ]
     first, middle, last = match_table(table, article)
     assert (first.rule, last.rule) == ("exact", "exact")

@@ -14,7 +14,7 @@ from qrelsmith.labelling.matching.order import (
     sections_between,
 )
 from qrelsmith.labelling.matching.rules import Outcome
-from qrelsmith.models import Match
+from qrelsmith.models import Article, Match
 
 FIXTURES = Path(__file__).parent / "fixtures" / "labels"
 
@@ -197,3 +197,74 @@ def test_sections_between_are_bounded_by_every_lexically_decided_row() -> None:
     # a table whose decided rows do not follow the page gives no order
     backwards = [fuzzy[2], fuzzy[1], fuzzy[0]]
     assert sections_between(index, backwards) == [None, None, None]
+
+
+# --------------------------------------------------------------------------- by_place
+
+
+def fixture_rows(name: str) -> tuple[Article, list[Match]]:
+    article = parse_article((FIXTURES / name).read_bytes(), path=name)
+    assert article.table is not None
+    return article, match_table([(r.reference, (), ()) for r in article.table.rows], article)
+
+
+def test_rows_between_two_rows_of_one_section_are_in_it() -> None:
+    # a reference page's table names the schemes of one section in turn; "mailto:" and
+    # "ms-chat:" resemble no heading, but the rows around each lie in "URI schemes"
+    article, matches = fixture_rows("uri-schemes.html")
+    schemes = article.sections[0].id
+    assert [(m.rule, m.section_ids) for m in matches] == [
+        ("exact", [schemes]),
+        ("order", [schemes]),
+        ("exact", [schemes]),
+        ("order", [schemes]),
+        ("exact", [schemes]),
+        ("exact", [article.sections[1].id]),
+    ]
+    assert all(m.confidence <= 0.7 for m in matches if m.rule == "order")
+
+
+def test_a_row_between_two_members_takes_the_one_member_between_them() -> None:
+    # "CArray::Copy" is translated "CArray::Copiar": one member lies between Add and Find
+    article, matches = fixture_rows("member-list.html")
+    ids = [s.id for s in article.sections]
+    assert (matches[1].rule, matches[1].section_ids) == ("order", [ids[1]])
+    # two members (Vaciar, Establecer) lie between GetAt and SetAt: no one place
+    assert (matches[4].section_ids, matches[4].reason) == ([], "unmatched")
+
+
+def test_a_table_that_names_subheadings_is_bounded_by_them() -> None:
+    # the neighbours name H2s: the subheadings between them are not what the row names
+    h2s = page("Ventajas", "- Rendimiento", "- Streaming", "Escenarios", "Inconvenientes")
+    between_h2s = match_table(
+        [(r, (), ()) for r in ("Ventajas", "Casos de uso", "Inconvenientes")], h2s
+    )
+    assert (between_h2s[1].rule, between_h2s[1].section_ids) == ("order", [h2s.sections[1].id])
+    # the neighbours name subheadings: Streaming (Ventajas) and Escenarios lie between
+    subheads = page("Ventajas", "- Rendimiento", "- Streaming", "Escenarios", "- Navegadores")
+    between_h3s = match_table(
+        [(r, (), ()) for r in ("Rendimiento", "Casos de uso", "Navegadores")], subheads
+    )
+    assert (between_h3s[1].section_ids, between_h3s[1].reason) == ([], "unmatched")
+    # bounded by the subheading named, not by its section's last: "Streaming", after
+    # "Rendimiento" in its section, may be what the row names as well as "Escenarios"
+    after_h3 = match_table(
+        [(r, (), ()) for r in ("Rendimiento", "Casos de uso", "Fin")],
+        page("Ventajas", "- Rendimiento", "- Streaming", "Escenarios", "Fin"),
+    )
+    assert after_h3[1].section_ids == []
+
+
+def test_open_rows_take_the_sections_between_their_neighbours_only_one_each() -> None:
+    article = page("Inicio", "Uso", "Ajustes", "Fin")
+    ids = [s.id for s in article.sections]
+    # two open rows, two sections between their neighbours: one each, in order
+    two = match_table([(r, (), ()) for r in ("Inicio", "Zzz", "Yyy", "Fin")], article)
+    assert [(m.rule, m.section_ids) for m in two[1:3]] == [("order", [ids[1]]), ("order", [ids[2]])]
+    # three open rows for two sections: one of them names something else
+    three = match_table([(r, (), ()) for r in ("Inicio", "Zzz", "Yyy", "Xxx", "Fin")], article)
+    assert [m.section_ids for m in three[1:4]] == [[], [], []]
+    article = page("Inicio", "Uso", "Fin")
+    # neighbours that are next to each other on the page leave no place between them
+    adjacent = match_table([(r, (), ()) for r in ("Inicio", "Zzz", "Uso")], article)
+    assert adjacent[1].section_ids == []

@@ -273,3 +273,37 @@ def test_a_reference_s_rest_that_is_the_page_s_topic_points_nowhere() -> None:
     assert fuzzy_rule(about_docker, reference, OPTIONS).match.section_ids == ["p#1"]
     elsewhere = HeadingIndex(sections, texts=["Docker", "", "", "", ""])
     assert fuzzy_rule(elsewhere, reference, OPTIONS).match.reason == "ambiguous"
+
+
+# --------------------------------------------------------------------------- by_phrase
+
+PHRASE_FIXTURES = Path(__file__).parent / "fixtures" / "labels"
+
+
+def fixture_page(name: str) -> Article:
+    return parse_article((PHRASE_FIXTURES / name).read_bytes(), path=name)
+
+
+def test_siblings_in_a_near_tie_are_decided_by_the_phrase_they_differ_in() -> None:
+    # "Docker Compose" is the page's topic: of the two near-tied siblings only
+    # "サービスをテストする" shares a telling unit of its own with the reference ("テスト")
+    article = fixture_page("compose-steps.html")
+    match = match_reference("Docker Compose のサービスをテストします", article)
+    assert (match.rule, match.section_ids) == ("fuzzy", [article.sections[2].id])
+    # each sibling holds a phrase of the reference ("更新", "テスト"): not at all
+    both = match_reference("Docker Compose のサービスを更新してテストします", article)
+    assert (both.section_ids, both.reason) == ([], "ambiguous")
+
+
+def test_the_phrase_the_reference_adds_names_the_sibling_it_means() -> None:
+    # what the reference adds to the most similar heading ("コントロール") names two
+    # siblings that resemble it too, but only that heading shares a phrase of its own with
+    # the reference ("VSTO アドイン"): the phrase decides
+    article = fixture_page("listobject-resize.html")
+    reference = "VSTO アドイン プロジェクトで、実行時に ListObject コントロールのサイズを変更する"
+    match = match_reference(reference, article)
+    assert (match.rule, match.section_ids) == ("fuzzy", [article.sections[2].id])
+    assert match.confidence is not None and match.confidence <= 0.79
+    # a reference that names phrases of both siblings ("VSTO アドイン", "デザイン時") stays open
+    mixed = "VSTO アドインで、デザイン時に ListObject コントロールのサイズを変更する"
+    assert match_reference(mixed, article).reason == "ambiguous"

@@ -119,10 +119,3 @@ def resolve(
         if decided is not None:
             out[number] = decided
     return out
-    scored = section_similarities([references[number] for number in pending], article)
-    for number, similarities in zip(pending, scored, strict=True):
-        allowed = between[number]
-        decided = decide(similarities, allowed) if allowed is not None else None
-        if decided is not None:
-            out[number] = decided
-    return out

@@ -24,8 +24,10 @@ sits where its neighbours say it should (rule ``order``) and rejects a fuzzy mat
 contradicts. The rows the headings still leave between candidates are read against the
 sections' text: the row's other cells (query, answer) scored by BM25 over the article's
 sections (``content.SectionText``), rule ``content`` (``content_rule.by_content``), taken only
-where the chosen section holds the row's answer and its rivals do not. ``match_table`` is that
-decision for a table.
+where the chosen section holds the row's answer and its rivals do not. A row no heading
+resembles is placed (rule ``order``) where the decided rows around it leave one section: both
+in it, or it alone between theirs (``order.by_place``). ``match_table`` is that decision for a
+table.
 
 Every match carries one ``confidence`` in 0-1 (``patterns.MATCH_CONFIDENCE``).
 

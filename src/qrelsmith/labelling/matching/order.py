@@ -6,12 +6,15 @@ certain (``CERTAIN``: one heading, no tie) fix positions; when most of them foll
 (``patterns.ORDER_MIN_SHARE``) each other row is read against the two fixed rows around it,
 its ``Bracket``: that takes a weaker candidate that sits where its neighbours say it should,
 and rejects a fuzzy match the order contradicts (``in_order``); a tie stays one. The rows the
-headings still leave open between candidates go to the content rule (content_rule.py).
+headings still leave open between candidates go to the content rule (content_rule.py). Last,
+a row no heading resembles is placed where the decided rows around it leave exactly one
+section (``by_place``: both in one section, or one section between theirs).
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
@@ -59,12 +62,26 @@ def match_rows(
             results.append(decided.match)
         else:
             results.append(in_order(index, decided, bracket, options.ambiguity_margin))
-    if content is None or not cells:
-        return results
+    if content is not None and cells:
+        results = _by_content(index, outcomes, results, found, cells, content)
+    return by_place(index, outcomes, results)
+
+
+def _by_content(
+    index: HeadingIndex,
+    outcomes: Sequence[Outcome],
+    results: list[Match],
+    found: dict[int, Bracket],
+    cells: Sequence[Sequence[str]],
+    content: Callable[[], SectionText],
+) -> list[Match]:
+    """The rows the headings leave between candidates, settled by their cells' text where
+    it is unambiguous (``content_rule.by_content``)."""
     text: SectionText | None = None
+    results = list(results)
     for i, (decided, result) in enumerate(zip(outcomes, results, strict=True)):
         row_cells = [c for c in (cells[i] if i < len(cells) else ()) if c.strip()]
-        if result.section_ids or result.reason not in ("unmatched", "ambiguous"):
+        if result.section_ids or result.reason not in OPEN_REASONS:
             continue
         if not row_cells or any(c.startswith(EXCLUDED_MARK) for c in result.candidates):
             continue
@@ -82,6 +99,99 @@ def match_rows(
         if settled is not None:
             results[i] = settled
     return results
+
+
+#: The reasons of a row the headings leave open: what the order and the text may settle.
+OPEN_REASONS: frozenset[str] = frozenset({"unmatched", "ambiguous"})
+#: Rows that take no part in the table's order: they name nothing of this page.
+SILENT_REASONS: frozenset[str] = frozenset({"elsewhere", "empty"})
+
+
+def by_place(index: HeadingIndex, outcomes: Sequence[Outcome], results: list[Match]) -> list[Match]:
+    """Rows the headings leave open where the page's order leaves them one section each
+    (rule ``order``). Between two consecutive decided rows of a table that follows the page
+    (``fixed_chain``), the open rows name headings that lie between the two decided rows'
+    headings. When both decided rows are in one section, the rows between are in it too (a
+    reference page's table names the items of its section "URI schemes" in turn: "mailto",
+    "ms-chat:"). Otherwise, when the sections between theirs are exactly as many as the
+    open rows, each row takes one, in order ("놓고" between "array::max_size" and
+    "array::rbegin" is "array::pointer"). Only rows no heading resembles are placed so: a
+    tie between headings stays one (see ``in_order``), and a row between them decided out of
+    order, tied, vague, or naming an excluded section leaves the places unsaid, as do
+    neighbours with no heading between them."""
+    chain = fixed_chain(index, outcomes, results)
+    out = list(results)
+    for (before, (_, low)), (after, (high, _)) in itertools.pairwise(chain):
+        rows = [n for n in range(before + 1, after) if results[n].reason not in SILENT_REASONS]
+        if not rows or any(
+            results[n].section_ids or results[n].reason != "unmatched" or results[n].candidates
+            for n in rows
+        ):
+            continue
+        if low.target_id == high.target_id:
+            places = [low.target_id] * len(rows)
+        else:
+            # a table that names H2s (both neighbours' headings are) names none of the
+            # subheadings between them ("구문", "설명" under each member)
+            level = low.top and high.top
+            inside = list(
+                dict.fromkeys(
+                    t.target_id
+                    for t in index.targets
+                    if low.position < t.position < high.position and (t.top or not level)
+                )
+            )
+            # as many rows as sections, in the page's order: one each (only in a table of
+            # H2s when there are several: between subheadings a section may hold two)
+            if len(inside) != len(rows) or (len(rows) > 1 and not level):
+                continue
+            places = inside
+        confidence = min(
+            patterns.MATCH_CONFIDENCE["order_max"],
+            results[before].confidence or 1.0,
+            results[after].confidence or 1.0,
+        )
+        for n, place in zip(rows, places, strict=True):
+            target = index.section_target(place)
+            if target is not None:
+                out[n] = accept(target, "order", confidence, [])
+    return out
+
+
+#: The rules that name a heading, not only a section: a row they decide is bounded by that
+#: heading in the table's order (``fixed_chain``).
+BY_HEADING: frozenset[str] = frozenset({"exact", "contains", "fuzzy"})
+
+
+def fixed_chain(
+    index: HeadingIndex, outcomes: Sequence[Outcome], matches: Sequence[Match]
+) -> list[tuple[int, tuple[Target, Target]]]:
+    """The decided rows (a ``LEXICAL`` rule, one section) that follow the page, in table
+    order, each with the first and the last heading it may name: the heading its rule
+    matched, or else its section's first and last (an anchor, the order or the text name
+    the section only). Empty when most of them do not follow the page's sections
+    (``patterns.ORDER_MIN_SHARE``)."""
+    placed: dict[int, tuple[Target, Target]] = {}
+    for number, match in enumerate(matches):
+        if match.rule not in LEXICAL or len(match.section_ids) != 1:
+            continue
+        section_id = match.section_ids[0]
+        named = outcomes[number].target
+        if match.rule in BY_HEADING and named is not None and named.target_id == section_id:
+            placed[number] = (named, named)
+            continue
+        own = [t for t in index.targets if t.target_id == section_id]
+        if own:
+            placed[number] = (own[0], own[-1])
+    # the table follows the page section by section: within one section a reference
+    # page's table may list the subheadings in its own order
+    sections = {n: index.section_target(first.target_id) for n, (first, _) in placed.items()}
+    chain = longest_ordered(
+        sorted((n, section.position) for n, section in sections.items() if section is not None)
+    )
+    if len(placed) < 2 or len(chain) < patterns.ORDER_MIN_SHARE * len(placed):
+        return []
+    return [(n, placed[n]) for n in chain]
 
 
 def by_occurrence(

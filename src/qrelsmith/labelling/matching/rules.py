@@ -255,7 +255,8 @@ def fuzzy_rule(index: HeadingIndex, reference: Form, options: BuildOptions) -> O
     """Rule ``fuzzy``: the word-aware similarity above ``options.fuzzy_threshold``, clearly
     ahead of every heading compared (``best``); a winner that shares only identifiers with
     another section's heading is a tie (``identifier_tie``). Candidates above
-    ``patterns.ORDER_THRESHOLD`` are kept as ``weak`` for the table's order and content."""
+    ``patterns.ORDER_THRESHOLD`` are kept as ``weak`` for the table's order and content.
+    Siblings in a near-tie are decided by the phrase they differ in (``by_phrase``)."""
     # A heading inside a longer reference competes with the similar headings: the words
     # the reference adds may name another section ("... con implementación rápida
     # deshabilitada" holds the heading "... con implementación rápida").
@@ -282,12 +283,52 @@ def fuzzy_rule(index: HeadingIndex, reference: Form, options: BuildOptions) -> O
         return Outcome(Match(reason="unmatched"), weak=weak, ranked=ranked)
     top = patterns.MATCH_CONFIDENCE["fuzzy_max"]
     decided = best(index, strong, "fuzzy", options, lambda s: round(min(s, top), 4), rivals)
+    if decided.tied:  # a near-tie: siblings are decided by the phrase they differ in
+        winner = by_phrase(
+            index, reference, [i for i, t in enumerate(index.targets) if t in decided.tied]
+        )
+        if winner is not None:
+            decided = phrase_match(index, reference, winner, top)
     if decided.target is not None:
         decided = identifier_tie(index, reference, decided)
     if decided.target is not None:
         decided = named_elsewhere(index, reference, decided)
     decided.weak = weak
     return decided
+
+
+def by_phrase(index: HeadingIndex, reference: Form, candidates: Sequence[int]) -> int | None:
+    """Sibling headings are decided by the phrase they differ in, or not at all: of the
+    ``candidates`` (heading positions, two sections or more), the one whose section alone
+    shares with the reference a telling unit (not light, not the page's topic) that no
+    other candidate holds, when no other shares one of its own ("VSTO アドイン プロジェクト
+    で、実行時に … のサイズを変更する" against "実行時に VSTO アドイン プロジェクトで …" and
+    "デザイン時に … コントロールの…", on a page where every section says "コントロール").
+    None when no one candidate or several hold such a unit."""
+    sections = {index.targets[i].target_id for i in candidates}
+    if len(sections) < 2:
+        return None
+    own: dict[str, set[str]] = {section_id: set() for section_id in sections}
+    for i in candidates:
+        section_id = index.targets[i].target_id
+        others = set().union(
+            *(index.forms[j].units for j in candidates if index.targets[j].target_id != section_id)
+        )
+        own[section_id].update(
+            u for u in (reference.units & index.forms[i].units) - others if index.telling(u)
+        )
+    deciding = [section_id for section_id, held in own.items() if held]
+    if len(deciding) != 1:
+        return None
+    return next(i for i in candidates if index.targets[i].target_id == deciding[0])
+
+
+def phrase_match(index: HeadingIndex, reference: Form, winner: int, ceiling: float) -> Outcome:
+    """The fuzzy match to the sibling ``by_phrase`` chose: its similarity, at most
+    ``ceiling`` (the near-tie's winner's confidence)."""
+    target = index.targets[winner]
+    confidence = round(min(index.similarity(reference, winner)[0], ceiling), 4)
+    return Outcome(accept(target, "fuzzy", confidence, []), target=target)
 
 
 def identifier_tie(index: HeadingIndex, reference: Form, decided: Outcome) -> Outcome:
@@ -322,8 +363,9 @@ def named_elsewhere(index: HeadingIndex, reference: Form, decided: Outcome) -> O
     contained in a longer reference whose rest is a later heading's ("Configure logging
     for Docker" against "Configure logging" and "Docker logging drivers"), when that
     heading resembles the reference too (``patterns.ORDER_THRESHOLD``: a bigram a far heading
-    shares says nothing). The phrase decides or nothing does: the row stays ambiguous, with
-    no tie for the order to settle."""
+    shares says nothing). The phrase decides or nothing does: the one of those siblings that
+    alone shares a telling unit with the reference (``by_phrase``), else the row stays
+    ambiguous, with no tie for the order to settle."""
     chosen = decided.target
     assert chosen is not None
     rest = {
@@ -342,6 +384,9 @@ def named_elsewhere(index: HeadingIndex, reference: Form, decided: Outcome) -> O
     others = [i for i in others if any(index.telling(u) for u in rest & index.forms[i].units)]
     if not others:
         return decided
+    winner = by_phrase(index, reference, [chosen.position, *others])
+    if winner is not None:
+        return phrase_match(index, reference, winner, decided.match.confidence or 0.0)
     headings = {chosen.heading, *(index.targets[i].heading for i in others)}
     return Outcome(Match(reason="ambiguous", candidates=sorted(headings)))
 
