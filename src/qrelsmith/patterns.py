@@ -416,6 +416,14 @@ MAX_NGRAM = 20
 #: LSA dimensions: 40 times the default 256; 10,000 components of a 100k-section corpus are
 #: 8 GB of float64 already.
 MAX_LSA_DIMS = 10_000
+#: worker processes (build, baseline: --workers / -j, [build] and [baseline] workers): one per
+#: hardware thread of the largest common servers (2 sockets x 64 cores x 2 threads). The work
+#: is CPU-bound, so processes past the hardware threads add memory, never speed: each holds
+#: ~44 MB once the page stages are imported (measured with /usr/bin/time -v) and up to ~400 MB
+#: on a page near the cap, and a process pool under fork starts all of them at once, so
+#: ``-j 100000`` asked for 100,000 processes. A fixed bound, not one from os.cpu_count(): a
+#: config file valid on one machine stays valid on the next.
+MAX_WORKERS = 256
 
 #: Two values closer than this are equal (float noise from the arithmetic): a tie in win/tie/loss
 #: counts, a pair of queries at check.DUPLICATE_COSINE.
