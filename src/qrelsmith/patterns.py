@@ -112,10 +112,11 @@ SECTION_LEVEL = 2
 #: numbering removed) and followed by the end or a separator, so "参考・出典" is excluded but
 #: "参考になる設定" is not. Languages: Japanese, English, Spanish, Korean (the seeds' languages).
 EXCLUDED_HEADINGS: tuple[str, ...] = (
-    # FAQ
+    # FAQ ("FAQs" too: READMEs and docs head their FAQ sections so as often as "FAQ"; on the
+    # pages drawn for samples/faq-review-3.csv such a section's pairs were read as body text)
     r"よくある質問",
     r"よくあるご質問",
-    r"faq",
+    r"faqs?",
     r"frequently asked questions",
     r"preguntas frecuentes",
     r"자주 묻는 질문",
