@@ -38,7 +38,8 @@ from . import patterns
 from .errors import UsageError
 from .patterns import TAG_NAME
 
-Method = Literal["bm25", "tfidf", "lsa", "dense"]  # evaluate.baseline.METHODS
+#: evaluate.baseline.METHODS, and rrf (evaluate.fusion): runs already written, fused
+Method = Literal["bm25", "tfidf", "lsa", "dense", "rrf"]
 QueryForm = Literal["raw", "prefixed"]
 
 #: A measure's cut-off, ``@k`` at the end of its name (``P@10``, ``CP(rel=2)@5``).
@@ -51,6 +52,18 @@ View = Literal["strict", "graded", "exp"]
 def _share(default: float, description: str) -> Any:
     """A 0-1 option: a share, a similarity or a confidence."""
     return Field(default=default, ge=0, le=1, description=description)
+
+
+def _workers(what: str) -> Any:
+    """A count of worker processes: unset means all cores (at most MAX_WORKERS). Never in
+    report.json's manifest: the output is the same bytes whatever the count."""
+    return Field(
+        default=None,
+        ge=1,
+        le=patterns.MAX_WORKERS,
+        exclude=True,
+        description=f"{what} (unset: all cores)",
+    )
 
 
 class _Options(BaseModel):
@@ -134,6 +147,7 @@ class BuildOptions(_Options):
         description="bytes a page may hold, as read or inflated, before it is skipped (its "
         "size in the reason); inflating stops at the cap",
     )
+    workers: int | None = _workers("worker processes building pages")
 
     @field_validator("drop_tags", mode="before")
     @classmethod
@@ -242,8 +256,18 @@ class AuditOptions(_Options):
 class PoolOptions(_Options):
     """``audit pool``: the depth of the pool and the sample of it drawn for review."""
 
-    depth: int = Field(default=patterns.POOL_DEPTH, ge=1, description="each run's top k pooled")
-    size: int = Field(default=patterns.POOL_SIZE, ge=1, description="pooled pairs to draw")
+    depth: int = Field(
+        default=patterns.POOL_DEPTH,
+        ge=1,
+        le=patterns.MAX_CUTOFF,
+        description="each run's top k pooled",
+    )
+    size: int = Field(
+        default=patterns.POOL_SIZE,
+        ge=1,
+        le=patterns.MAX_AUDIT_SIZE,
+        description="pooled pairs to draw",
+    )
     seed: int = patterns.AUDIT_SEED
 
 
@@ -354,10 +378,16 @@ class BaselineOptions(_Options):
         le=patterns.MAX_LSA_DIMS,
         description="LSA dimensions (TruncatedSVD components)",
     )
+    workers: int | None = _workers("processes searching the queries")
     queries: QueryForm = Field(
         default="raw",
         description="raw: the queries as written; prefixed: each after its article's subject "
         "(the title before a separator)",
+    )
+    rrf_k: int = Field(
+        default=patterns.RRF_K,
+        ge=0,
+        description="rrf: a document at rank r of a fused run adds 1 / (rrf_k + r)",
     )
 
     @field_validator("ngrams", mode="before")
@@ -378,8 +408,11 @@ class BaselineOptions(_Options):
     def tag(self) -> str:
         """The run tag, naming every parameter the method reads: the method, its n-grams
         (``c2-3``), k1 and b where they differ from the defaults (``b0.3``), LSA's dims
-        (``d256``) and prefixed queries (``prefixed``): ``bm25-c2-3`` is the default, and two
-        runs share a tag only when they are the same setting."""
+        (``d256``) and prefixed queries (``prefixed``), rrf's k (``rrf-k60``, then the fused
+        runs' tags): ``bm25-c2-3`` is the default, and two runs share a tag only when they are
+        the same setting."""
+        if self.method == "rrf":  # the fused runs' tags follow (evaluate.fusion)
+            return f"rrf-k{self.rrf_k}"
         parts: list[str] = [self.method]
         if self.method != "dense":  # the encoder reads whole texts
             parts.append(f"c{self.ngrams[0]}-{self.ngrams[1]}")
@@ -412,7 +445,9 @@ def with_flags(options: OptionsT, given: dict[str, Any]) -> OptionsT:
     if not given:
         return options
     try:
-        return type(options).model_validate({**options.model_dump(), **given})
+        # the fields as they are, not model_dump(): that leaves out the fields kept out of
+        # report.json (workers), which a flag would then reset to their defaults
+        return type(options).model_validate({**dict(options), **given})
     except ValidationError as exc:
         first = exc.errors()[0]
         flag = "--" + str(first["loc"][0]).replace("_", "-") if first["loc"] else "a flag"
