@@ -16,7 +16,6 @@ import this module for type hints only).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -27,7 +26,7 @@ from ... import patterns
 from ...config import BuildOptions, build_options
 from ...models import Article, Match
 from ...store.layout import section_number
-from ...text import comparable, is_light_unit
+from ...text import comparable, holds_unit, is_light_unit
 from ..content import SectionText
 from . import order, rules
 from .forms import Form, Target
@@ -202,11 +201,7 @@ class HeadingIndex:
             return False
         known = self._topics.get(unit)
         if known is None:
-            if unit.isascii():
-                start = re.compile(r"(?<![0-9a-z])" + re.escape(unit))
-                held = sum(1 for text in self._folded_texts if start.search(text))
-            else:
-                held = sum(1 for text in self._folded_texts if unit in text)
+            held = sum(1 for text in self._folded_texts if holds_unit(text, unit))
             known = self._topics[unit] = held >= TOPIC_SHARE * len(self.texts)
         return known
 
@@ -225,6 +220,10 @@ class HeadingIndex:
             and self._heading_frequency.get(unit, 0) <= 1
             and not self.topic(unit)
         )
+
+    def specific(self, form: Form) -> frozenset[str]:
+        """A text's units that name an item (``_specific``)."""
+        return frozenset(u for u in form.units if self._specific(u, form))
 
     def names_item(self, reference: Form, position: int) -> bool:
         """False when a reference and a heading share only generic or topic units and each
