@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .. import patterns
-from ..models import Article, Section
+from ..models import Article
 from ..text import bm25_idf, bm25_norm, bm25_weight, is_light_unit, units
 from .evidence import ArticleText
 
@@ -48,13 +48,21 @@ class Ranked:
         return next((s for sid, s in self.scores if sid == section_id), 0.0)
 
 
+@dataclass(frozen=True, slots=True)
+class _Text:
+    """A section as reading its text needs it (``evidence.Readable``)."""
+
+    id: str
+    text: str
+
+
 class SectionText:
     """BM25 over one article's sections (id, text), in the matcher's units."""
 
     def __init__(self, sections: Iterable[tuple[str, str]]):
         self._texts: dict[str, str] = dict(sections)
         self.ids: list[str] = list(self._texts)
-        self._read: tuple[ArticleText, dict[str, Section]] | None = None
+        self._read: ArticleText | None = None
 
     @cached_property
     def _index(self) -> tuple[list[Counter[str]], list[int], float, dict[str, float]]:
@@ -84,14 +92,11 @@ class SectionText:
         if section_id not in self._texts:
             return frozenset()
         if self._read is None:  # made on first use: most tables ask nothing of the text
-            sections = {
-                sid: Section.model_construct(id=sid, article_id="", index=n, heading="", text=t)
-                for n, (sid, t) in enumerate(self._texts.items())
-            }
-            self._read = (ArticleText(list(sections.values())), sections)
-        read, sections = self._read
-        section = sections[section_id]
-        return frozenset(n for n, cell in enumerate(texts) if read.holds_answer(cell, section))
+            self._read = ArticleText([])
+        section = _Text(section_id, self._texts[section_id])
+        return frozenset(
+            n for n, cell in enumerate(texts) if self._read.holds_answer(cell, section)
+        )
 
     def rank(self, texts: Sequence[str]) -> Ranked:
         """Every section's BM25 score for the units of ``texts`` together, best first (the
