@@ -67,9 +67,12 @@ class HeadingIndex:
         sections: Iterable[SectionHeadings],
         anchors: Mapping[str, str] | None = None,
         texts: Sequence[str] = (),
+        text_ids: Sequence[str] = (),
     ):
-        #: the corpus sections' text, read only to tell the page's topic units (``topic``)
+        #: the corpus sections' text, read to tell the page's topic units (``topic``), and
+        #: their section ids (``folded_text``)
         self.texts = texts
+        self.text_ids = {section_id: n for n, section_id in enumerate(text_ids)}
         self._topics: dict[str, bool] = {}
         self.targets: list[Target] = []
         self.forms: list[Form] = []
@@ -117,6 +120,7 @@ class HeadingIndex:
             (headings for _, headings in numbered),
             anchors,
             [section.text for section in article.sections],
+            [section.id for section in article.sections],
         )
 
     # ----------------------------------------------------------------- lookups
@@ -190,6 +194,12 @@ class HeadingIndex:
     def _folded_texts(self) -> list[str]:
         """The sections' text folded as units are read (``text.comparable``), made once."""
         return [comparable(text) for text in self.texts]
+
+    def folded_text(self, section_id: str) -> str | None:
+        """A section's text folded as units are read (``text.comparable``), made once for
+        the topic and the table's order; None for a section whose text is not indexed."""
+        number = self.text_ids.get(section_id)
+        return None if number is None else self._folded_texts[number]
 
     def topic(self, unit: str) -> bool:
         """A unit of the page's topic: at least ``TOPIC_SHARE`` of its sections hold

@@ -243,10 +243,11 @@ class Places:
             if not self._headings:
                 for t in self.index.targets:
                     self._headings.setdefault(t.target_id, []).append(t.heading)
-            headings = " ".join(self._headings.get(section_id, ()))
-            folded = self._folded[section_id] = comparable(
-                headings + " " + self.text.text_of(section_id)
-            )
+            headings = comparable(" ".join(self._headings.get(section_id, ())))
+            text = self.index.folded_text(section_id)
+            if text is None:  # an index built with no text (or other text) for it
+                text = comparable(self.text.text_of(section_id))
+            folded = self._folded[section_id] = headings + " " + text
         return folded
 
     def names_place(self, number: int, place: str) -> bool:
