@@ -345,14 +345,17 @@ def tree_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
-def make_warc(files: list[Path], corpus: Path, pages: int, target: Path) -> int:
-    """An uncompressed WARC of ``pages`` responses: the corpus's pages again and again, each
-    round under a new host (``https://mirror<k>.example.org/<path>``). Returns its size."""
+def make_warc(
+    files: list[Path], corpus: Path, pages: int, target: Path, *, compress: bool = False
+) -> int:
+    """A WARC of ``pages`` responses: the corpus's pages again and again, each round under a
+    new host (``https://mirror<k>.example.org/<path>``); with ``compress`` a .warc.gz, a gzip
+    member per record as crawlers write them. Returns its size."""
     from warcio.statusandheaders import StatusAndHeaders
     from warcio.warcwriter import WARCWriter
 
     with open(target, "wb") as handle:
-        writer = WARCWriter(handle, gzip=False)
+        writer = WARCWriter(handle, gzip=compress)
         for n in range(pages):
             path = files[n % len(files)]
             url = f"https://mirror{n // len(files)}.example.org/{path.relative_to(corpus)}"

@@ -467,3 +467,120 @@ def test_diff_carries_pool_verdicts_where_query_and_document_are_unchanged(
     assert run("pool", str(new), str(first), str(second), "--depth", "3", "--all") == 0
     filled_in = {(r["qid"], r["docid"]): r["verdict"] for r in sheet_rows(new) if r["verdict"]}
     assert filled_in == expected
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+def rows_of(sheet: Path) -> list[dict[str, str]]:
+    with open(sheet, encoding="utf-8-sig", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def qrels_lines(folder: Path) -> set[str]:
+    return set((folder / "qrels.trec").read_text(encoding="utf-8").splitlines())
+
+
+def all_correct(build: Path) -> list[dict[str, str]]:
+    """A label sample of 4 drawn on ``build``, its rows judged correct."""
+    assert run("sample", str(build), "--size", "4") == 0
+    labels = rows_of(build / "audit" / "audit.csv")
+    for row in labels:
+        row["verdict"] = "correct"
+    return labels
+
+
+def diff_of_a_copy(
+    build: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> dict[str, object]:
+    """diff.json of ``build`` against a copy of its files, with no warning of a rebuild."""
+    new = tmp_path / "new"
+    shutil.copytree(build, new, ignore=shutil.ignore_patterns("audit", "versions"))
+    capsys.readouterr()
+    assert main(["diff", str(build), str(new)]) in (0, 1)
+    assert "reviewed another golden.jsonl" not in capsys.readouterr().err
+    report: dict[str, object] = json.loads((new / "audit" / "diff.json").read_text())
+    return report
+
+
+def test_a_second_round_draws_from_the_version_and_not_the_pairs_judged_before(
+    pooled: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # One pool round per build was all there was: a second one needs drawing from the
+    # version the first made, and its apply must write the build's next version.
+    build, first, second = pooled
+    round_one = judged(build, ["not", "relevant", "unsure"])
+    decided = {(r["qid"], r["docid"]) for r in round_one if r["verdict"] != "unsure"}
+    assert {r["round"] for r in round_one} == {"1"}
+    assert run("apply", str(build), str(write_sheet(tmp_path / "r1.csv", round_one))) == 0
+    v1 = build / "versions" / "v1"
+    capsys.readouterr()
+    assert run("pool", str(v1), str(first), str(second), "--depth", "3", "--all") == 0
+    assert "audit pool (round 2): " in capsys.readouterr().err
+    round_two = rows_of(v1 / "audit" / "pool.csv")
+    drawn = {(r["qid"], r["docid"]) for r in round_two}
+    assert drawn and not drawn & decided  # judged pairs are not drawn again
+    unsure = {(r["qid"], r["docid"]) for r in round_one if r["verdict"] == "unsure"}
+    assert drawn == {(r["qid"], r["docid"]) for r in round_one} - decided == unsure
+    assert {r["round"] for r in round_two} == {"2"}
+    assert json.loads((v1 / "audit" / "pool.json").read_text())["round"] == 2
+    for row in round_two:
+        row["verdict"] = "partly"
+    sheet = write_sheet(tmp_path / "r2.csv", round_two)
+    assert run("apply", str(v1), str(sheet)) == 0
+    v2 = build / "versions" / "v2"
+    assert not (v1 / "versions").exists()  # the build's next version, not one inside v1
+    review = json.loads((v2 / "review.json").read_text())
+    assert review["completeness"]["round"] == 2
+    assert qrels_lines(v1) < qrels_lines(v2)  # round 1's judgements kept, round 2's added
+    assert {f"{q} 0 {d} 1" for q, d in drawn} <= qrels_lines(v2)
+    assert run("pool", str(v2), str(first), str(second), "--depth", "3", "--all") == 0
+    assert json.loads((v2 / "audit" / "pool.json").read_text())["round"] == 3
+    assert rows_of(v2 / "audit" / "pool.csv") == []  # every pooled pair is judged now
+
+
+def test_diff_carries_the_pool_verdicts_of_every_round_beside_a_label_sheet_in_place(
+    pooled: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # diff read OLD/audit/audit.csv alone when it was filled in place: the pool verdicts the
+    # versions applied were not carried, nor a later round's.
+    build, first, second = pooled
+    round_one = judged(build, ["not", "relevant", "unsure"])
+    assert run("apply", str(build), str(write_sheet(tmp_path / "r1.csv", round_one))) == 0
+    v1 = build / "versions" / "v1"
+    assert run("pool", str(v1), str(first), str(second), "--depth", "3", "--all") == 0
+    round_two = judged(v1, ["partly"])
+    assert run("apply", str(v1), str(write_sheet(tmp_path / "r2.csv", round_two))) == 0
+    labels = all_correct(build)
+    write_sheet(build / "audit" / "audit.csv", labels)  # a label review in place
+    report = diff_of_a_copy(build, tmp_path, capsys)
+    carried = {(c["qid"], c["docid"]): c["verdict"] for c in report["carried_pool"]}
+    expected = {
+        (r["qid"], r["docid"]): r["verdict"] for r in [*round_one, *round_two] if r["verdict"]
+    }
+    expected = {pair: verdict for pair, verdict in expected.items() if verdict != "unsure"}
+    assert carried == expected
+    assert {v for v in carried.values()} == {"not", "relevant", "partly"}
+    assert report["counts"]["carried"] == len(labels)  # the label verdicts too
+
+
+def test_diff_takes_labels_from_an_earlier_review_and_pool_verdicts_from_later_rounds(
+    pooled: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # v1 a label review, v2 round 1 of the pool (applied to the build), v3 round 2 (applied
+    # to v2): the latest review of the build's golden.jsonl holds pool sheets alone, and v3's
+    # review judged v2's golden.jsonl, which is no rebuild to warn about.
+    build, first, second = pooled
+    labels = all_correct(build)
+    assert run("apply", str(build), str(write_sheet(tmp_path / "labels.csv", labels))) == 0
+    round_one = judged(build, ["not", "relevant", "unsure"])
+    assert run("apply", str(build), str(write_sheet(tmp_path / "r1.csv", round_one))) == 0
+    v2 = build / "versions" / "v2"
+    assert run("pool", str(v2), str(first), str(second), "--depth", "3", "--all") == 0
+    assert run("apply", str(v2), str(write_sheet(tmp_path / "r2.csv", judged(v2, ["not"])))) == 0
+    assert (build / "versions" / "v3").is_dir()
+    report = diff_of_a_copy(build, tmp_path, capsys)
+    assert report["counts"]["carried"] == len(labels)
+    carried = {(c["qid"], c["docid"]) for c in report["carried_pool"]}
+    decided = {(r["qid"], r["docid"]) for r in round_one if r["verdict"] != "unsure"}
+    assert carried == decided | {(r["qid"], r["docid"]) for r in rows_of(v2 / "audit" / "pool.csv")}

@@ -13,6 +13,7 @@ from qrelsmith.config import Config, load_config
 from qrelsmith.errors import UsageError
 
 EVAL_BUILD = Path(__file__).parent / "fixtures" / "eval" / "build"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_defaults_come_from_patterns() -> None:
@@ -259,6 +260,8 @@ def test_every_count_and_cutoff_of_eval_is_bounded(
         ("baseline", "k", "1000000000", "less than or equal to 1000000"),
         ("baseline", "ngrams", "[2, 1000]", "1 <= low <= high <= 20"),
         ("baseline", "dims", "1000000000", "less than or equal to 10000"),
+        ("pool", "depth", "1000000000", "less than or equal to 1000000"),
+        ("pool", "size", "1000000000", "less than or equal to 100000"),
     ],
 )
 def test_every_count_of_the_config_is_bounded(
@@ -272,6 +275,42 @@ def test_every_count_of_the_config_is_bounded(
     assert bound in str(caught.value)
 
 
+@pytest.mark.parametrize("command", ["build", "baseline"])
+def test_the_workers_are_bounded_as_a_flag_and_in_the_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    # `-j 100000` asked a process pool for 100,000 processes, which fork starts at once.
+    bound = f"Input should be less than or equal to {patterns.MAX_WORKERS}"
+    config = tmp_path / "c.toml"
+    config.write_text(f"[{command}]\nworkers = {patterns.MAX_WORKERS + 1}\n", encoding="utf-8")
+    source = str(ROOT / "samples" / "site") if command == "build" else str(EVAL_BUILD)
+    out = tmp_path / "out"
+    argv = [command, source, "--out", str(out)]
+    assert main([*argv, "-j", str(patterns.MAX_WORKERS + 1)]) == 2
+    assert capsys.readouterr().err == f"error: --workers: {bound}\n"
+    assert main([*argv, "-c", str(config)]) == 2
+    assert capsys.readouterr().err == f"error: config {config}: {command}.workers: {bound}\n"
+    assert not out.exists()
+
+
+def test_the_configs_workers_are_kept_beside_a_flag_and_out_of_the_manifest(
+    tmp_path: Path,
+) -> None:
+    from argparse import Namespace
+
+    from qrelsmith.cli.options import override
+
+    config = tmp_path / "c.toml"
+    config.write_text("[build]\nworkers = 3\n[baseline]\nworkers = 2\n", encoding="utf-8")
+    options = load_config(config)
+    assert (options.build.workers, options.baseline.workers) == (3, 2)
+    # another flag given keeps the file's workers (model_dump leaves them out)
+    assert override(options.build, Namespace(semantic=True), ("semantic",)).workers == 3
+    assert override(options.baseline, Namespace(k=5), ("k",)).workers == 2
+    assert override(options.build, Namespace(workers=1), ("workers",)).workers == 1
+    assert "workers" not in options.model_dump(mode="json")["build"]  # not in report.json
+
+
 def test_the_bounds_leave_every_default_and_the_bound_itself_in() -> None:
     at_bounds = {
         "eval": {
@@ -281,7 +320,12 @@ def test_the_bounds_leave_every_default_and_the_bound_itself_in() -> None:
             "subsets": patterns.MAX_SUBSETS,
             "measures": [f"P@{patterns.MAX_CUTOFF}"],
         },
-        "baseline": {"k": patterns.MAX_CUTOFF, "ngrams": (1, patterns.MAX_NGRAM)},
+        "baseline": {
+            "k": patterns.MAX_CUTOFF,
+            "ngrams": (1, patterns.MAX_NGRAM),
+            "workers": patterns.MAX_WORKERS,
+        },
+        "build": {"workers": patterns.MAX_WORKERS},
     }
     assert Config.model_validate(at_bounds).eval.subsets == patterns.MAX_SUBSETS
 

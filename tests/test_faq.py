@@ -66,6 +66,8 @@ FORMS = {
     "daily snapshots and four weekly ones.</p>",
     "a-inline": "<h2>FAQ</h2><p>Q. How many snapshots does rsnap keep?<br>A　Seven daily "
     "snapshots and four weekly ones.</p>",
+    "faqs": "<h2>FAQs</h2><h3>How many snapshots does rsnap keep?</h3><p>Seven daily "
+    "snapshots and four weekly ones.</p>",
 }
 
 
@@ -201,6 +203,16 @@ def test_a_faq_page_makes_each_answer_a_document() -> None:
         ("p.html#faq-a1", "", "Type python and the script's name."),
     ]
     assert [s.index for s in article.sections] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("title", ["rsnap FAQ", "rsnap FAQs"])
+def test_a_page_titled_faq_or_faqs_is_a_faq_page(title: str) -> None:
+    page = (
+        f"<html><head><title>{title}</title></head><body><main><h1>{title}</h1>"
+        "<h2>Is there a debugger?</h2><p>Yes, pdb.</p></main></body></html>"
+    )
+    _, queries, _ = _build(page)
+    assert _asked(queries) == [("Is there a debugger?", {"p.html#faq-a0": 2})]
 
 
 def test_a_question_written_in_a_document_of_its_article_is_no_query() -> None:

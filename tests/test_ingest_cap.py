@@ -152,19 +152,62 @@ def test_a_record_over_the_cap_inside_a_member_or_a_plain_warc_is_passed_over(
         assert peak < 3 << 20, path.name
 
 
-def test_a_content_encoding_bomb_stops_at_the_cap(tmp_path: Path) -> None:
-    # A small record whose body inflates to 96 MiB: warcio inflates 16 KiB of compressed
-    # bytes at a time (up to ~17 MB), so the peak is bounded, if not by the cap.
-    body = gzip_member(bomb_body(96 << 20))
-    path = tmp_path / "encoded.warc"
+def chunked(body: bytes) -> bytes:
+    """``body`` as one chunk of an HTTP chunked transfer encoding."""
+    return b"%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n"
+
+
+def compressed(body: Iterable[bytes], wbits: int) -> bytes:
+    """``body`` compressed into one zlib stream: gzip, zlib or raw deflate by ``wbits``."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, wbits)
+    return b"".join(deflate.compress(chunk) for chunk in body) + deflate.flush()
+
+
+def encoded_warc(path: Path, body: bytes, headers: str) -> Path:
+    """A .warc: a page whose HTTP body is ``body`` under ``headers``, then a good page."""
+    record = warc_record("https://example.com/bomb", [body], len(body), "")
+    head = next(record)
+    http = HTTP_HEAD + headers.encode() + b"\r\n"
+    head = head.replace(
+        b"Content-Length: %d" % (len(HTTP_HEAD) + 2 + len(body)),
+        b"Content-Length: %d" % (len(http) + len(body)),
+    )
     path.write_bytes(
         b"".join(
             [
-                *warc_record("https://example.com/bomb", [body], len(body), "gzip"),
+                head,
+                http,
+                body,
+                b"\r\n\r\n",
                 *warc_record("https://example.com/good", [GOOD], len(GOOD)),
             ]
         )
     )
+    return path
+
+
+BOMBS = {
+    "gzip": lambda body: (compressed(body, zlib.MAX_WBITS | 16), "Content-Encoding: gzip\r\n"),
+    "deflate": lambda body: (compressed(body, zlib.MAX_WBITS), "Content-Encoding: deflate\r\n"),
+    "raw deflate": lambda body: (
+        compressed(body, -zlib.MAX_WBITS),
+        "Content-Encoding: deflate\r\n",
+    ),
+    "chunked gzip": lambda body: (
+        chunked(compressed(body, zlib.MAX_WBITS | 16)),
+        "Content-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BOMBS))
+def test_a_content_encoding_bomb_stops_at_the_cap(tmp_path: Path, kind: str) -> None:
+    # A small record whose body inflates to 96 MiB. warcio's reader inflated 16 KiB of
+    # compressed bytes at a time (up to ~17 MB at once) and a chunked body's whole chunk at
+    # once (here all 96 MiB; 2.1 GB for a 1 GiB bomb): now no more than 64 KiB at a time, so
+    # the peak is the cap and a little.
+    body, headers = BOMBS[kind](bomb_body(96 << 20))
+    path = encoded_warc(tmp_path / "encoded.warc", body, headers)
     pages, peak = traced(lambda: list(read_warc(path, limit=1 << 20)))
     assert [(p.article_id, p.error) for p in pages] == [
         (
@@ -174,7 +217,68 @@ def test_a_content_encoding_bomb_stops_at_the_cap(tmp_path: Path) -> None:
         ),
         ("example.com/good", None),
     ]
-    assert peak < 64 << 20
+    assert peak < 3 << 20
+
+
+PAGE = b"<html><body><h2>Page</h2><p>" + b"words and more words " * 20_000 + b"</p></body></html>"
+
+
+@pytest.mark.parametrize(
+    ("body", "headers"),
+    [
+        (compressed([PAGE], zlib.MAX_WBITS | 16), "Content-Encoding: gzip\r\n"),
+        (compressed([PAGE], zlib.MAX_WBITS | 16) * 2, "Content-Encoding: GZIP\r\n"),
+        (compressed([PAGE], zlib.MAX_WBITS), "Content-Encoding: deflate\r\n"),
+        (compressed([PAGE], -zlib.MAX_WBITS), "Content-Encoding: deflate\r\n"),
+        (PAGE, "Content-Encoding: gzip\r\n"),  # says gzip, is not: read as it is
+        (PAGE, "Content-Encoding: compress\r\n"),
+        (
+            chunked(compressed([PAGE], zlib.MAX_WBITS | 16)),
+            "Content-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n",
+        ),
+        (chunked(PAGE), "Transfer-Encoding: chunked\r\n"),
+        (PAGE, "Transfer-Encoding: chunked\r\n"),  # says chunked, is not
+        (compressed([PAGE], zlib.MAX_WBITS | 16)[:-4000], "Content-Encoding: gzip\r\n"),  # cut
+    ],
+)
+def test_a_body_reads_as_warcio_reads_it(tmp_path: Path, body: bytes, headers: str) -> None:
+    from warcio.archiveiterator import ArchiveIterator
+
+    path = encoded_warc(tmp_path / "page.warc", body, headers)
+    with open(path, "rb") as handle:
+        expected = next(iter(ArchiveIterator(handle))).content_stream().read()
+    page = next(iter(read_warc(path)))
+    assert page.error is None
+    assert page.data == expected
+    assert PAGE.startswith(page.data[:100])
+
+
+def test_a_brotli_body_is_reported_when_brotli_cannot_stop_at_the_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(warc, "_bounded_brotli", lambda: False)
+    path = encoded_warc(tmp_path / "br.warc", b"\x1b\x00", "Content-Encoding: br\r\n")
+    pages = list(read_warc(path))
+    assert [(p.article_id, p.error) for p in pages] == [
+        ("example.com/bomb", warc.NO_BROTLI),
+        ("example.com/good", None),
+    ]
+
+
+def test_a_brotli_bomb_stops_at_the_cap(tmp_path: Path) -> None:
+    brotli = pytest.importorskip("brotli", reason="brotli is no dependency of qrelsmith")
+    if not warc._bounded_brotli():
+        pytest.skip("brotli older than 1.2 cannot stop at an output size")
+    body = brotli.compress(b"".join(bomb_body(96 << 20)))
+    path = encoded_warc(tmp_path / "br.warc", body, "Content-Encoding: br\r\n")
+    pages, peak = traced(lambda: list(read_warc(path, limit=1 << 20)))
+    assert [p.error is not None and "inflates to more than" in p.error for p in pages] == [
+        True,
+        False,
+    ]
+    assert peak < 3 << 20
+    small = encoded_warc(tmp_path / "small.warc", brotli.compress(PAGE), "Content-Encoding: br\r\n")
+    assert next(iter(read_warc(small))).data == PAGE
 
 
 def test_a_jsonl_gz_line_over_the_cap_is_skipped_and_the_next_read(tmp_path: Path) -> None:

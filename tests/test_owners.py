@@ -1,4 +1,4 @@
-"""export/owners.py: every command that writes a folder writes only into an empty one or its own
+"""store/owners.py: every command that writes a folder writes only into an empty one or its own
 earlier output (issue 27, items 1-3), and validate notices a folder of several writers."""
 
 from __future__ import annotations
@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from qrelsmith.cli import main
-from qrelsmith.export.owners import MARKS, refuse_foreign, writers_of
+from qrelsmith.evaluate.validate import validate_build
+from qrelsmith.export import EXPORT_KINDS
+from qrelsmith.store.owners import EXPORT_ENTRIES, MARKS, refuse_foreign, writers_of
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -140,6 +142,29 @@ def test_validate_notices_a_folder_of_several_writers(
     out = capsys.readouterr().out
     assert "the files come from different commands: a build folder (report.json" in out
     assert "an alignment (align_report.json, written by qrelsmith align)" in out
+
+
+def test_the_library_validate_gives_the_commands_answer(
+    builds: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The writers check lived in the command alone (evaluate/ may not import export/), so
+    # validate_build passed a folder the command refused.
+    from qrelsmith.evaluate.validate import format_problem
+
+    mixed = tmp_path / "mixed"
+    shutil.copytree(builds / "victim", mixed)
+    assert validate_build(mixed) == []
+    (mixed / "ragas.jsonl").write_text("")
+    problems = validate_build(mixed)
+    assert [p.kind for p in problems] == ["writers"]
+    assert "an export (ragas.jsonl, written by qrelsmith export ragas)" in problems[0].message
+    capsys.readouterr()
+    assert main(["validate", str(mixed)]) == 1
+    assert capsys.readouterr().out == "".join(format_problem(p) + "\n" for p in problems)
+
+
+def test_the_stores_export_names_are_the_kinds() -> None:
+    assert {name: kind.entries for name, kind in EXPORT_KINDS.items()} == EXPORT_ENTRIES
 
 
 def test_a_file_output_never_replaces_a_file_of_a_commands_folder(

@@ -53,6 +53,18 @@ def _share(default: float, description: str) -> Any:
     return Field(default=default, ge=0, le=1, description=description)
 
 
+def _workers(what: str) -> Any:
+    """A count of worker processes: unset means all cores (at most MAX_WORKERS). Never in
+    report.json's manifest: the output is the same bytes whatever the count."""
+    return Field(
+        default=None,
+        ge=1,
+        le=patterns.MAX_WORKERS,
+        exclude=True,
+        description=f"{what} (unset: all cores)",
+    )
+
+
 class _Options(BaseModel):
     # Strict: a TOML value of the wrong type is refused, never coerced (``section_level =
     # true`` is not 1, ``fuzzy_threshold = "0.5"`` is no number); NaN and infinity are no
@@ -134,6 +146,7 @@ class BuildOptions(_Options):
         description="bytes a page may hold, as read or inflated, before it is skipped (its "
         "size in the reason); inflating stops at the cap",
     )
+    workers: int | None = _workers("worker processes building pages")
 
     @field_validator("drop_tags", mode="before")
     @classmethod
@@ -242,8 +255,18 @@ class AuditOptions(_Options):
 class PoolOptions(_Options):
     """``audit pool``: the depth of the pool and the sample of it drawn for review."""
 
-    depth: int = Field(default=patterns.POOL_DEPTH, ge=1, description="each run's top k pooled")
-    size: int = Field(default=patterns.POOL_SIZE, ge=1, description="pooled pairs to draw")
+    depth: int = Field(
+        default=patterns.POOL_DEPTH,
+        ge=1,
+        le=patterns.MAX_CUTOFF,
+        description="each run's top k pooled",
+    )
+    size: int = Field(
+        default=patterns.POOL_SIZE,
+        ge=1,
+        le=patterns.MAX_AUDIT_SIZE,
+        description="pooled pairs to draw",
+    )
     seed: int = patterns.AUDIT_SEED
 
 
@@ -354,6 +377,7 @@ class BaselineOptions(_Options):
         le=patterns.MAX_LSA_DIMS,
         description="LSA dimensions (TruncatedSVD components)",
     )
+    workers: int | None = _workers("processes searching the queries")
     queries: QueryForm = Field(
         default="raw",
         description="raw: the queries as written; prefixed: each after its article's subject "
@@ -412,7 +436,9 @@ def with_flags(options: OptionsT, given: dict[str, Any]) -> OptionsT:
     if not given:
         return options
     try:
-        return type(options).model_validate({**options.model_dump(), **given})
+        # the fields as they are, not model_dump(): that leaves out the fields kept out of
+        # report.json (workers), which a flag would then reset to their defaults
+        return type(options).model_validate({**dict(options), **given})
     except ValidationError as exc:
         first = exc.errors()[0]
         flag = "--" + str(first["loc"][0]).replace("_", "-") if first["loc"] else "a flag"

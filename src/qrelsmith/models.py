@@ -987,6 +987,12 @@ class PoolSample(Record):
     seed: int
     depth: int
     size: int
+    round: int = Field(
+        default=1,
+        ge=1,
+        description="the pool's round: 1 on a build, one more on each version a pool review "
+        "made (the pairs judged in earlier rounds are no longer unjudged)",
+    )
     all: bool = Field(description="every pooled pair drawn (--all)")
     build: str = Field(description="digest of golden.jsonl and qrels.trec the pool left out")
     runs_id: str = Field(description="digest of the runs and the depth (the sheet's runs cell)")
@@ -1018,6 +1024,7 @@ class Completeness(Record):
     """How complete the qrels are: estimated from a pooled review of unjudged pairs."""
 
     depth: int
+    round: int = Field(default=1, ge=1, description="the pool round the verdicts judged")
     runs: list[str]
     overall: BandCompleteness
     bands: dict[str, BandCompleteness]

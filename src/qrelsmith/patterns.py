@@ -112,10 +112,11 @@ SECTION_LEVEL = 2
 #: numbering removed) and followed by the end or a separator, so "参考・出典" is excluded but
 #: "参考になる設定" is not. Languages: Japanese, English, Spanish, Korean (the seeds' languages).
 EXCLUDED_HEADINGS: tuple[str, ...] = (
-    # FAQ
+    # FAQ ("FAQs" too: READMEs and docs head their FAQ sections so as often as "FAQ"; on the
+    # pages drawn for samples/faq-review-3.csv such a section's pairs were read as body text)
     r"よくある質問",
     r"よくあるご質問",
-    r"faq",
+    r"faqs?",
     r"frequently asked questions",
     r"preguntas frecuentes",
     r"자주 묻는 질문",
@@ -415,6 +416,14 @@ MAX_NGRAM = 20
 #: LSA dimensions: 40 times the default 256; 10,000 components of a 100k-section corpus are
 #: 8 GB of float64 already.
 MAX_LSA_DIMS = 10_000
+#: worker processes (build, baseline: --workers / -j, [build] and [baseline] workers): one per
+#: hardware thread of the largest common servers (2 sockets x 64 cores x 2 threads). The work
+#: is CPU-bound, so processes past the hardware threads add memory, never speed: each holds
+#: ~44 MB once the page stages are imported (measured with /usr/bin/time -v) and up to ~400 MB
+#: on a page near the cap, and a process pool under fork starts all of them at once, so
+#: ``-j 100000`` asked for 100,000 processes. A fixed bound, not one from os.cpu_count(): a
+#: config file valid on one machine stays valid on the next.
+MAX_WORKERS = 256
 
 #: Two values closer than this are equal (float noise from the arithmetic): a tie in win/tie/loss
 #: counts, a pair of queries at check.DUPLICATE_COSINE.

@@ -90,6 +90,12 @@ def pair_key(qid: str, docid: str) -> str:
     return f"{qid} {docid}"
 
 
+def split_pair_key(key: str) -> tuple[str, str]:
+    """The (query, document) pair of a ``pair_key``."""
+    qid, docid = key.split(" ", 1)
+    return qid, docid
+
+
 def band_of(rank: int | None) -> str:
     """The best-rank band of a pooled pair."""
     if rank is None:
@@ -267,14 +273,17 @@ def draw_pool_sample(
     build: str = "",
     golden_sha256: str = "",
     runs: Sequence[PoolRun] = (),
+    pool_round: int = 1,
 ) -> PoolSample:
     """``draw_pool`` with ``options`` (size, seed, depth), as ``audit/pool.json`` records it:
-    ``build`` (``build_id``) and the runs' hashes tie its sheet to what it was drawn from."""
+    ``build`` (``build_id``) and the runs' hashes tie its sheet to what it was drawn from;
+    ``pool_round`` is its round (``store.versions.pool_round``)."""
     strata, rows = draw_pool(candidates, options.size, options.seed, every=every, carried=carried)
     return PoolSample(
         seed=options.seed,
         depth=options.depth,
         size=options.size,
+        round=pool_round,
         all=every,
         build=build,
         runs_id=runs_id([run.sha256 for run in runs], options.depth),
@@ -293,12 +302,18 @@ def draw_pool_sample(
     )
 
 
+def _round_shown(number: int) -> str:
+    """`` (round N)`` past the first round: a first round's lines read as before rounds."""
+    return f" (round {number})" if number > 1 else ""
+
+
 def pool_summary(pool: PoolSample) -> str:
     """One line for people: what was drawn, from how big a pool, by stratum."""
     shown = ", ".join(f"{name} {s.sampled}/{s.population}" for name, s in pool.strata.items())
     runs = "run" if len(pool.runs) == 1 else "runs"
     return (
-        f"audit pool: {len(pool.rows)} of {pool.pool_size} unjudged pooled pairs (depth "
+        f"audit pool{_round_shown(pool.round)}: {len(pool.rows)} of {pool.pool_size} unjudged "
+        "pooled pairs (depth "
         f"{pool.depth}, {len(pool.runs)} {runs}, seed {pool.seed}; {shown or 'empty pool'})"
     )
 
@@ -339,6 +354,7 @@ def completeness(
     given = [verdicts.get((row.qid, row.docid)) for row in pool.rows]
     return Completeness(
         depth=pool.depth,
+        round=pool.round,
         runs=list(runs),
         overall=band(decided, pool.pool_size),
         bands={
@@ -354,7 +370,8 @@ def completeness(
 def completeness_lines(found: Completeness) -> list[str]:
     """The completeness table for people."""
     out = [
-        f"completeness of the qrels: unjudged pairs in the runs' top {found.depth} judged "
+        f"completeness of the qrels{_round_shown(found.round)}: unjudged pairs in the runs' "
+        f"top {found.depth} judged "
         f"relevant or partly, 95% Wilson interval (weighted; {found.decided} decided, "
         f"{found.unsure} unsure, {found.open_rows} open)",
     ]

@@ -18,10 +18,18 @@ from ..labelling.evidence import contained
 from ..models import CarriedPoolVerdict, PoolSample
 from ..store.buildfolder import Build, read_document
 from ..store.files import write_text
-from ..store.layout import AUDIT_FOLDER, POOL_CSV, POOL_HTML, POOL_SAMPLE, QRELS
+from ..store.layout import (
+    AUDIT_FOLDER,
+    CHANGELOG,
+    GOLDEN,
+    POOL_CSV,
+    POOL_HTML,
+    POOL_SAMPLE,
+    QRELS,
+)
 from .page import evidence_view, named_parts, review_html, section_view
-from .pool import POOL_VERDICTS, band_of, build_id, pair_key
-from .sheet import csv_header, csv_records, heading_line, marked_span, write_csv
+from .pool import POOL_GRADES, POOL_VERDICTS, band_of, build_id, pair_key
+from .sheet import csv_records, heading_line, marked_span, write_csv
 from .verdicts import Review, Verdict
 
 #: Columns of pool.csv, in order; the reviewer's last. ``build`` and ``runs`` tie a row to the
@@ -44,11 +52,15 @@ POOL_COLUMNS: tuple[str, ...] = (
     "path",
     "build",
     "runs",
+    "round",
     "verdict",
     "note",
 )
 #: The columns a pool sheet must have: they tell it from a label sheet.
 REQUIRED_POOL_COLUMNS: tuple[str, ...] = ("qid", "docid", "verdict")
+
+#: A judgement's grade -> the pool verdict that gives it.
+GRADE_VERDICTS: dict[int, str] = {grade: verdict for verdict, grade in POOL_GRADES.items()}
 
 #: The note a verdict carried over by ``qrelsmith diff`` starts with on the sheet.
 CARRIED_NOTE = "(carried over by qrelsmith diff)"
@@ -94,6 +106,7 @@ def pool_rows(build: Build, pool: PoolSample) -> list[dict[str, str]]:
                 "path": doc.path or doc.article_id,
                 "build": pool.build,
                 "runs": pool.runs_id,
+                "round": str(pool.round),
                 "verdict": "",
                 "note": "",
             }
@@ -215,11 +228,56 @@ def unapplied_pool_verdicts(build_dir: Path) -> int:
 # --------------------------------------------------------------------------- reading back
 
 
-def is_pool_sheet(path: Path) -> bool:
-    """Whether a verdict file is a pool sheet (a CSV with a ``docid`` column)."""
-    if path.suffix.lower() not in (".csv", ".tsv", ".txt") or not path.is_file():
-        return False
-    return "docid" in csv_header(path)
+def applied_pool_reviews(build: Build) -> tuple[list[Review], list[Path]]:
+    """The pool verdicts applied to ``build`` and to the versions made from it, every round
+    (a version's own and its ancestors' when ``build`` is a version: its golden.jsonl's
+    ``judged``; each later version's changelog.jsonl, one review each), whatever sheets they
+    were read from and whichever pool is drawn now; and the files they were read from here."""
+    from ..models import ChangelogEntry
+    from ..store.buildfolder import read_records
+    from ..store.versions import descendants
+
+    reviews: list[Review] = []
+    sources: list[Path] = []
+    own: dict[str, Verdict] = {}
+    for query in build.queries:
+        for docid, grade in query.judged.items():
+            key = pair_key(query.qid, docid)
+            if grade in GRADE_VERDICTS:
+                verdict = GRADE_VERDICTS[grade]
+                own[key] = Verdict(f"{build.folder.name}/{GOLDEN}", key, verdict, None, "")
+    if own:
+        reviews.append(Review(str(build.folder / GOLDEN), own, 0))
+        sources.append(build.folder / GOLDEN)
+    for version in descendants(build.folder):
+        path = version / CHANGELOG
+        judged = {}
+        for entry in read_records(path, ChangelogEntry) if path.is_file() else []:
+            if entry.action == "judged" and entry.docid is not None and entry.verdict:
+                key = pair_key(entry.qid, entry.docid)
+                judged[key] = Verdict(entry.where, key, entry.verdict, None, entry.note)
+        if judged:
+            reviews.append(Review(str(path), judged, 0))
+            sources.append(path)
+    return reviews, sources
+
+
+def old_pool_reviews(build: Build) -> tuple[list[Review], list[Path]]:
+    """Every pool verdict given on ``build`` and on the versions made from it (``qrelsmith
+    diff`` carries them): the applied ones (``applied_pool_reviews``) and those of a pool
+    sheet judged in place and not applied yet, on ``build`` or on a later version (its next
+    round); and the files read."""
+    from ..store.buildfolder import load_build
+    from ..store.versions import descendants
+
+    reviews, sources = applied_pool_reviews(build)
+    for folder in [build.folder, *descendants(build.folder)]:
+        if unapplied_pool_verdicts(folder):
+            drawn_on = build if folder == build.folder else load_build(folder)
+            sheet = folder / AUDIT_FOLDER / POOL_CSV
+            reviews += read_pool_reviews([sheet], drawn_on, load_pool(drawn_on)).reviews
+            sources.append(sheet)
+    return reviews, sources
 
 
 @dataclass(frozen=True)

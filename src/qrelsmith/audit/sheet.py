@@ -269,3 +269,10 @@ def has_verdicts(folder: Path) -> bool:
         return any(row.verdict for row in read_csv(path))
     except DataError:
         return False
+
+
+def is_pool_sheet(path: Path) -> bool:
+    """Whether a verdict file is a pool sheet (a CSV with a ``docid`` column)."""
+    if path.suffix.lower() not in (".csv", ".tsv", ".txt") or not path.is_file():
+        return False
+    return "docid" in csv_header(path)

@@ -21,10 +21,10 @@ from ..models import AuditSample, CorpusRecord
 from ..store import layout
 from ..store.buildfolder import Build, read_document
 from ..store.layout import article_of, section_id, section_number
-from ..store.versions import read_review, versions
+from ..store.versions import descendants, file_sha256, read_review, versions
 from ..text import folded_words
 from .labelstudio import read_export
-from .sheet import VERDICTS, RawVerdict, has_verdicts, read_csv
+from .sheet import VERDICTS, RawVerdict, has_verdicts, is_pool_sheet, read_csv
 
 #: ``correct_sections`` value saying no section of the article answers the query.
 NO_SECTION = "none"
@@ -194,9 +194,11 @@ def verdict_files(build: Build) -> tuple[list[Path], list[str]]:
     drawn from it, else the files of the latest review made for it (``versions/vN/review.json``)
     that are still there. Also the reviews passed over because they judged another
     golden.jsonl (the folder was rebuilt since: their qids and section ids may name other rows
-    and sections now), for a warning."""
+    and sections now), for a warning; a review of a version made from this one (a pool round
+    on it) is neither."""
     audit = build.folder / layout.AUDIT_FOLDER
     passed_over: list[str] = []
+    later = {file_sha256(version / layout.GOLDEN) for version in descendants(build.folder)}
     if has_verdicts(audit):
         sample = audit / layout.AUDIT_SAMPLE
         drawn = (
@@ -212,9 +214,16 @@ def verdict_files(build: Build) -> tuple[list[Path], list[str]]:
         if review is None:
             continue
         if review.golden_sha256 != build.golden_sha256:
-            passed_over.append(str(version / layout.REVIEW))
+            if review.golden_sha256 not in later:
+                passed_over.append(str(version / layout.REVIEW))
             continue
-        found = [path for name in review.verdict_files if (path := Path(name)).is_file()]
+        # the label sheets: a review of pool sheets alone (read back from its changelog,
+        # ``pool_sheet.applied_pool_reviews``) leaves an earlier label review in force
+        found = [
+            path
+            for name in review.verdict_files
+            if (path := Path(name)).is_file() and not is_pool_sheet(path)
+        ]
         if found:
             return found, passed_over
     return [], passed_over

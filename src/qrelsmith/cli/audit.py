@@ -17,8 +17,8 @@ from ..errors import DataError, UsageError
 from ..models import AuditSample, PoolRun
 from ..store.buildfolder import Build, load_build
 from ..store.files import build_lock
-from ..store.layout import AUDIT_CSV, AUDIT_FOLDER, GOLDEN, POOL_CSV, QRELS
-from ..store.versions import file_sha256
+from ..store.layout import AUDIT_CSV, AUDIT_FOLDER, GOLDEN, POOL_CSV, QRELS, build_root
+from ..store.versions import file_sha256, pool_round
 from .options import FORMATTER, add_config, config_of, override, positive, say, warn
 
 if TYPE_CHECKING:
@@ -61,6 +61,7 @@ POOL_EPILOG = """example:
   qrelsmith baseline out --method tfidf --out runs/tfidf.trec
   qrelsmith audit pool out runs/bm25.trec runs/tfidf.trec --depth 10 --size 60 --seed 7
   qrelsmith audit pool out runs/bm25.trec --all
+  qrelsmith audit pool out/versions/v1 runs/bm25.trec runs/tfidf.trec   # round 2
 
 The pool (TREC's depth-k pooling) is every query's top-k documents of each run that the qrels
 do not judge: sections of other articles. check's signals add pairs of their own (the first
@@ -72,7 +73,9 @@ review's page: keys 1-4 or R P U, N note, E export) and pool.json (the draw, the
 runs' hashes). Verdicts: relevant, partly, not, unsure; give the sheet to audit apply. A
 pool.csv holding verdicts no audit apply has read is not overwritten without --force. Verdicts
 'qrelsmith diff' carried over are filled in. Depth, size and seed come from the config's [pool]
-table."""
+table. DIR may be a version a pool review made (versions/vN): the next round, whose pool
+leaves out the pairs judged before, is written into DIR/audit/, and its audit apply writes the
+next version of the build."""
 
 AGREE_EPILOG = """example:
   qrelsmith audit agree out alice.csv bob.csv carol.csv
@@ -138,7 +141,9 @@ def _register_pool(commands: Any) -> None:
         epilog=POOL_EPILOG,
         formatter_class=FORMATTER,
     )
-    pool.add_argument("dir", type=Path, metavar="DIR", help="a build folder")
+    pool.add_argument(
+        "dir", type=Path, metavar="DIR", help="a build folder, or a version of it (round 2 ...)"
+    )
     pool.add_argument("runs", type=Path, nargs="+", metavar="RUN", help="TREC run files")
     pool.add_argument(
         "--depth", type=positive, help=f"each run's top k pooled (default: config, {POOL.depth})"
@@ -228,7 +233,8 @@ def run_pool(args: argparse.Namespace) -> int:
     """``audit pool``."""
     options = override(config_of(args).pool, args, ("depth", "size", "seed"))
     load_build(args.dir, only_articles=())  # a folder that is no build is refused unlocked
-    with build_lock(args.dir, "audit pool", wait=say):  # not while a build swaps the folder
+    # not while a build swaps the folder (that of the build, when DIR is one of its versions)
+    with build_lock(build_root(Path(args.dir))[0], "audit pool", wait=say):
         return _pool(args, options)
 
 
@@ -274,6 +280,7 @@ def _pool(args: argparse.Namespace, options: PoolOptions) -> int:
         build=build_id(build.golden_sha256, file_sha256(qrels_path)),
         golden_sha256=build.golden_sha256,
         runs=[PoolRun(name=str(path), sha256=h) for path, h in zip(args.runs, hashes, strict=True)],
+        pool_round=pool_round(build.folder),
     )
     written = write_pool(build, pool, carried)
     say(pool_summary(pool))
@@ -294,7 +301,7 @@ def _reviews(
 
 def _split(paths: list[Path]) -> tuple[list[Path], list[Path]]:
     """(label sheets, pool sheets) among the VERDICTS files."""
-    from ..audit.pool_sheet import is_pool_sheet
+    from ..audit.sheet import is_pool_sheet
 
     pool = [path for path in paths if is_pool_sheet(path)]
     return [path for path in paths if path not in pool], pool
@@ -354,7 +361,7 @@ def run_apply(args: argparse.Namespace) -> int:
     if args.dry_run:
         say("dry run: nothing written")
         return 0
-    with build_lock(args.dir, "audit apply", wait=say):
+    with build_lock(build_root(Path(args.dir))[0], "audit apply", wait=say):
         # A build may have swapped the folder in while the verdicts were read: the version
         # is written against the build as it is now, or not at all.
         if file_sha256(build.folder / GOLDEN) != read_from:

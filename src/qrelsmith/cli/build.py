@@ -9,15 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..export.owners import refuse_foreign
 from ..ingest import check_paths
 from ..models import AuditSample, Report
+from ..patterns import MAX_WORKERS
 from ..run.build import build_to, holds_pages
 from ..run.progress import Progress
 from ..run.report import build_summary, nothing_asked
 from ..sources import check_sources
 from ..store.files import StagedFolder
 from ..store.layout import AUDIT_CSV, AUDIT_FOLDER, AUDIT_HTML
+from ..store.owners import refuse_foreign
 from .options import (
     FORMATTER,
     add_config,
@@ -79,7 +80,8 @@ def register(subparsers: Any) -> None:
         type=positive,
         default=None,
         metavar="N",
-        help="worker processes (default: all cores); 1 runs in-process",
+        help="worker processes (default: config, else all cores; at most "
+        f"{MAX_WORKERS}); 1 runs in-process",
     )
     parser.add_argument(
         "--ascii-ids",
@@ -136,7 +138,9 @@ def run_build(args: argparse.Namespace) -> int:
     """Build, swap the outputs in whole, print the summary; see EXAMPLES for exit codes."""
     config = config_of(args)
     config = config.model_copy(
-        update={"build": override(config.build, args, ("semantic", "ascii_ids", "sources"))}
+        update={
+            "build": override(config.build, args, ("semantic", "ascii_ids", "sources", "workers"))
+        }
     )
     check_sources(config.build.sources)  # a name no source has is a usage error, at once
     if config.build.semantic:
@@ -160,7 +164,7 @@ def run_build(args: argparse.Namespace) -> int:
             samples.append(sample)
 
     report = build_to(
-        out, paths, config, workers=args.workers, progress=progress, finish=add_sample
+        out, paths, config, workers=config.build.workers, progress=progress, finish=add_sample
     )
     if not args.quiet:
         say(build_summary(report, out))

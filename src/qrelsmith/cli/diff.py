@@ -9,14 +9,16 @@ from typing import Any
 
 from ..audit.apply import consensus
 from ..audit.diff import diff_builds, diff_summary
-from ..audit.pool_sheet import is_pool_sheet, load_pool, read_pool_reviews, unapplied_pool_verdicts
+from ..audit.pool import split_pair_key
+from ..audit.pool_sheet import load_pool, old_pool_reviews, read_pool_reviews
 from ..audit.sample import load_sample
+from ..audit.sheet import is_pool_sheet
 from ..audit.verdicts import read_reviews, verdict_files
 from ..errors import QrelsmithError, UsageError
-from ..export.owners import refuse_owned_file
 from ..store.buildfolder import load_build
 from ..store.files import build_lock, write_json
-from ..store.layout import AUDIT_FOLDER, DIFF, POOL_CSV
+from ..store.layout import AUDIT_FOLDER, DIFF
+from ..store.owners import refuse_owned_file
 from .options import FORMATTER, error_line, refuse_input_as_output, say, warn
 
 #: Exit codes, as diff(1): the same, different, trouble.
@@ -32,7 +34,9 @@ reference), labels that moved to other sections, labelled sections whose text ch
 corpus. The reviewer's verdicts on OLD (OLD/audit/audit.csv, else the files the last
 'audit apply' of OLD read; only a review of OLD's current golden.jsonl, not one of an earlier
 build into the same folder) carry over where the query, its reference and the labelled sections'
-text are unchanged; the others are listed for re-review. Writes NEW/audit/diff.json: the next
+text are unchanged; the others are listed for re-review. Pool verdicts of every round carry
+over too: those the versions made from OLD applied (their changelog.jsonl) and a pool.csv
+judged in place. Writes NEW/audit/diff.json: the next
 'qrelsmith audit sample NEW' draws the re-review queries first and fills in the carried
 verdicts. The changes go to stdout, 'wrote ...' and errors to stderr.
 
@@ -58,7 +62,8 @@ def register(subparsers: Any) -> None:  # argparse._SubParsersAction
         nargs="+",
         metavar="FILE",
         help="the reviewer's verdict files for OLD (default: OLD/audit/audit.csv, else the "
-        "files OLD's last audit apply read)",
+        "label sheets of OLD's last review that had some; pool verdicts of every round from "
+        "the versions' changelogs and pool sheets judged in place)",
     )
     parser.add_argument(
         "--out",
@@ -112,17 +117,15 @@ def _diff(args: argparse.Namespace) -> int:
                 "rebuilt since): its verdicts are not carried over"
             )
     labels = [path for path in files if not is_pool_sheet(path)]
-    pools = [path for path in files if is_pool_sheet(path)]
-    own_pool = old.folder / AUDIT_FOLDER / POOL_CSV
-    if not args.verdicts and not pools and unapplied_pool_verdicts(old.folder):
-        pools = [own_pool]  # a pool sheet judged in place, not applied yet
-        files = [*files, own_pool]
+    if args.verdicts:
+        pools = [path for path in files if is_pool_sheet(path)]
+        reviews = read_pool_reviews(pools, old, load_pool(old)).reviews if pools else []
+    else:  # every round's pool verdicts, applied or judged in place
+        reviews, sources = old_pool_reviews(old)
+        files = [*labels, *sources]
     verdicts = consensus(read_reviews(labels, old, load_sample(old))) if labels else {}
-    pool_verdicts = {}
-    if pools:
-        pooled = read_pool_reviews(pools, old, load_pool(old))
-        merged = consensus(pooled.reviews)
-        pool_verdicts = {pooled.pairs[key]: verdict for key, verdict in merged.items()}
+    merged = consensus(reviews)  # a pair judged differently in two rounds: unsure, not carried
+    pool_verdicts = {split_pair_key(key): verdict for key, verdict in merged.items()}
     report = diff_builds(old, new, verdicts, [str(path) for path in files], pool_verdicts)
     if args.out == "-":
         print(report.model_dump_json(indent=2))

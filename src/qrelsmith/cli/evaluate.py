@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from ..config import BaselineOptions, Draw, EvalOptions, EvalRequest, View
 from ..errors import DataError, UsageError
-from ..export.owners import mixed_writers, refuse_foreign, refuse_owned_file
-from ..patterns import BASELINE_PRESETS, MAX_CUTOFF
+from ..patterns import BASELINE_PRESETS, MAX_CUTOFF, MAX_WORKERS
 from ..store.buildfolder import build_topics, iter_records, load_build, no_query_line
 from ..store.files import atomic_open, dumps
 from ..store.layout import CORPUS, GOLDEN, QRELS, QUERIES
+from ..store.owners import refuse_foreign, refuse_owned_file
 from .options import (
     FORMATTER,
     add_config,
@@ -64,7 +64,7 @@ def run_baseline(args: argparse.Namespace) -> int:
     from ..models import CorpusRecord
     from ..run.parallel import default_workers
 
-    names = ("method", "ngrams", "k1", "b", "dims", "k", "queries")
+    names = ("method", "ngrams", "k1", "b", "dims", "k", "queries", "workers")
     options = override(config_of(args).baseline, args, names)
     runs = {args.out: options}
     if args.preset is not None:
@@ -94,7 +94,7 @@ def run_baseline(args: argparse.Namespace) -> int:
         if missing:
             warn(f"{missing} of {len(topics)} queries have no judged section: left unprefixed")
     del build
-    workers = args.workers or default_workers()
+    workers = options.workers or default_workers()
     if args.preset is not None:
         Path(args.out).mkdir(parents=True, exist_ok=True)
     for out, run_options in runs.items():
@@ -292,8 +292,6 @@ def run_validate(args: argparse.Namespace) -> int:
     from ..evaluate.validate import format_problem, validate_build
 
     problems = validate_build(args.dir)
-    mixed = mixed_writers(args.dir)  # export/: a later stage than validate's
-    problems = [mixed, *problems] if mixed is not None else problems
     for problem in problems:
         line = dumps(problem) if args.json else format_problem(problem)
         sys.stdout.write(line + "\n")
@@ -415,7 +413,8 @@ def _register_baseline(subparsers: Any) -> None:
         default=None,
         metavar="N",
         help="processes searching the queries once the index is built, each a consecutive "
-        "part (default: all cores); the run is the same bytes whatever N",
+        f"part (default: config, else all cores; at most {MAX_WORKERS}); the run is the same "
+        "bytes whatever N",
     )
     add_config(p)
     p.set_defaults(func=run_baseline)

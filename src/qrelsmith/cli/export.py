@@ -13,9 +13,9 @@ from typing import Any
 
 from ..errors import UsageError
 from ..export import EXPORT_KINDS, export
-from ..export.owners import refuse_foreign
 from ..export.records import ExportKind, export_source
 from ..store.buildfolder import load_build
+from ..store.owners import refuse_foreign
 from ..store.versions import latest_review
 from .options import FORMATTER, refuse_input_as_output, say
 

@@ -5,7 +5,8 @@ Checked: qrels lines have four fields and integer grades; no id has whitespace; 
 query is in queries.tsv (and golden.jsonl) and every qrels document in corpus.jsonl; every query
 has a grade-2 target; the corpus and the queries are not empty; golden.jsonl's `relevant`
 equals the qrels' grade-2 rows; the BEIR files, when present, hold the same corpus ids, queries
-and qrels rows as the TREC files.
+and qrels rows as the TREC files; the files come from one command (``store.owners``: not a
+build with an alignment or an export written over it).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..store.buildfolder import (
     read_topics,
 )
 from ..store.files import iter_lines
+from ..store.owners import mixed_writers
 
 #: Problems of one kind listed one by one before they are summarised as "... and N more".
 MAX_PER_KIND = 20
@@ -99,10 +101,17 @@ def _beir_rows(path: Path, problems: list[Problem]) -> list[tuple[str, str, int]
 
 
 def validate_build(root: str | Path) -> list[Problem]:
-    """All problems of the build folder at ``root`` (empty list: the set can be trusted)."""
+    """All problems of the build folder at ``root`` (empty list: the set can be trusted), a
+    folder of several writers first."""
     folder = Path(root)
     if not folder.is_dir():
         raise UsageError(f"{folder} is not a build folder")
+    mixed = mixed_writers(folder)
+    return [mixed, *_file_problems(folder)] if mixed is not None else _file_problems(folder)
+
+
+def _file_problems(folder: Path) -> list[Problem]:
+    """The problems of the files of ``folder``, a folder."""
     problems: list[Problem] = []
     for name in (layout.CORPUS, layout.QRELS, layout.QUERIES):
         if not (folder / name).exists():

@@ -16,7 +16,7 @@ from dataclasses import replace
 from email.message import Message
 from functools import lru_cache
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 from urllib.parse import urlsplit
 
 from ..patterns import MAX_PAGE_BYTES
@@ -560,7 +560,9 @@ def _one_record(
                     block.remaining = 0  # the finally below must not inflate the rest
                     raise _OverCap(page)
                 return page
-            data = record.content_stream().read(limit + 1)
+            data = _body(record, limit)
+            if isinstance(data, str):
+                return Page(article_id, article_id, b"", url=url, error=data)
             if len(data) > limit:  # inflated by its Content-Encoding
                 error = over_cap(f"it inflates to more than {limit:,} bytes", limit)
                 return Page(article_id, article_id, b"", url=url, error=error)
@@ -585,6 +587,121 @@ def _one_record(
     finally:
         if block.remaining:
             block.remaining -= source.skip(block.remaining)
+
+
+Inflate = Callable[[Iterator[bytes]], Iterator[bytes]]
+
+
+def _zlib_inflate(wbits: int) -> Inflate:
+    """A zlib stream (gzip, zlib or raw deflate by ``wbits``) inflated READ_BYTES at a time;
+    what follows its end is left, as warcio leaves a body's second gzip member."""
+
+    def inflate(chunks: Iterator[bytes]) -> Iterator[bytes]:
+        inflater = zlib.decompressobj(wbits)
+        for chunk in chunks:
+            while chunk:
+                yield inflater.decompress(chunk, READ_BYTES)
+                if inflater.eof:
+                    return
+                chunk = inflater.unconsumed_tail
+        while piece := inflater.decompress(b"", READ_BYTES):  # what zlib still holds
+            yield piece
+
+    return inflate
+
+
+def _brotli_inflate(chunks: Iterator[bytes]) -> Iterator[bytes]:
+    """A brotli stream inflated about READ_BYTES at a time (brotli 1.2's output limit)."""
+    import brotli
+
+    decompressor = brotli.Decompressor()
+    try:
+        for chunk in chunks:
+            yield decompressor.process(chunk, output_buffer_limit=READ_BYTES)
+            while not decompressor.can_accept_more_data():
+                yield decompressor.process(b"", output_buffer_limit=READ_BYTES)
+            if decompressor.is_finished():
+                return
+        while not decompressor.is_finished() and (
+            piece := decompressor.process(b"", output_buffer_limit=READ_BYTES)
+        ):  # what brotli still holds once the input is all in
+            yield piece
+    except brotli.error as exc:  # one kind of error for every encoding
+        raise zlib.error(str(exc)) from exc
+
+
+def _bounded_brotli() -> bool:
+    """Whether brotli is installed and can stop at an output size (1.2 and newer)."""
+    try:
+        import brotli
+
+        brotli.Decompressor().process(b"", output_buffer_limit=1)
+    except (ImportError, TypeError):
+        return False
+    return True
+
+
+#: HTTP Content-Encoding -> the inflaters tried in turn, as warcio tries them: deflate is
+#: zlib's format or, from some servers, raw deflate; a body none of them can start to inflate
+#: is read as it is. warcio's own reader inflated a whole read at once (16 KiB of a bomb made
+#: ~17 MB, so a body over a 20 MiB cap peaked at ~45 MB) and a whole chunk of a chunked body
+#: (a 1 MB chunk inflating to 1 GiB peaked at 2.1 GB): here no call makes more than READ_BYTES.
+CONTENT_ENCODINGS: dict[str, tuple[Inflate, ...]] = {
+    "gzip": (_zlib_inflate(GZIP_WBITS),),
+    "deflate": (_zlib_inflate(zlib.MAX_WBITS), _zlib_inflate(-zlib.MAX_WBITS)),
+    "br": (_brotli_inflate,),
+}
+#: A brotli body when brotli cannot bound its output (warcio would inflate it whole).
+NO_BROTLI = (
+    "its body is brotli-compressed (Content-Encoding: br): reading it needs the brotli module, "
+    "1.2 or newer"
+)
+
+
+def _body(record: Any, limit: int) -> bytes | str:
+    """A record's page body, at most about ``limit`` + READ_BYTES bytes (more than ``limit``:
+    over the cap), its HTTP transfer and content encodings undone; a str: why it cannot be
+    read."""
+    from warcio.bufferedreaders import ChunkedDataReader
+
+    http, stream = record.http_headers, record.raw_stream
+    if not http:
+        return bytes(stream.read(limit + 1))
+    if http.get_header("transfer-encoding") == "chunked":
+        stream = ChunkedDataReader(stream)  # de-chunked only; a chunk is at most the record
+    encoding = (http.get_header("content-encoding") or "").lower()
+    if encoding == "br" and not _bounded_brotli():
+        return NO_BROTLI
+    if encoding not in CONTENT_ENCODINGS:
+        return bytes(stream.read(limit + 1))
+    return _inflated(stream, CONTENT_ENCODINGS[encoding], limit)
+
+
+def _inflated(stream: Any, inflaters: tuple[Inflate, ...], limit: int) -> bytes:
+    """``stream`` inflated by the first of ``inflaters`` that starts to inflate it, until past
+    ``limit``; as it is when none does. A stream damaged midway gives what came before."""
+    taken: list[bytes] = []  # the input read while nothing was inflated: a retry reads it again
+    for inflate in inflaters:
+        out = io.BytesIO()  # its buffer is the bytes returned, not copied
+
+        def chunks(replay: list[bytes], out: io.BytesIO = out) -> Iterator[bytes]:
+            yield from replay
+            while chunk := stream.read(READ_BYTES):
+                if not out.tell():
+                    taken.append(chunk)
+                yield chunk
+
+        try:
+            for piece in inflate(chunks(list(taken))):
+                out.write(piece)
+                if out.tell() > limit:
+                    break
+        except zlib.error:
+            if not out.tell():
+                continue
+        return out.getvalue()
+    data = b"".join(taken)
+    return data + stream.read(max(limit + 1 - len(data), 0))
 
 
 def _cut_page(article_id: str, url: str, missing: int, length: int) -> Page:

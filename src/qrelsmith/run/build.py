@@ -117,8 +117,9 @@ def build_to(
     progress: Progress | None = None,
     finish: Finisher | None = None,
 ) -> Report:
-    """Build a crawl of any size into ``out_dir`` on ``workers`` processes (default: all cores);
-    returns the report. The outputs are the bytes ``write_build(build(...))`` would write.
+    """Build a crawl of any size into ``out_dir`` on ``workers`` processes (default:
+    ``[build] workers``, else all cores); returns the report. The outputs are the bytes
+    ``write_build(build(...))`` would write.
 
     The build is written in a staging folder beside ``out_dir`` (``finish`` may add to it)
     and swapped in whole, under a lock: an interrupted build, a failed one or one that yields
@@ -147,7 +148,7 @@ def _write_build(
     progress: Progress,
 ) -> Report:
     """Every output of the build into ``folder`` (``shown`` is the name the user gave)."""
-    workers = workers or default_workers()
+    workers = workers or config.build.workers or default_workers()
     render = partial(render_page, config=config)
     listings = folder_listings(checked)
     skipped_kind = passed_over(listings)

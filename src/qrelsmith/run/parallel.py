@@ -25,6 +25,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, TypeVar
 
+from ..patterns import MAX_WORKERS
+
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
@@ -46,8 +48,8 @@ _task: Callable[[Any], Any] | None = None
 
 
 def default_workers() -> int:
-    """All cores."""
-    return os.cpu_count() or 1
+    """All cores, at most MAX_WORKERS."""
+    return min(os.cpu_count() or 1, MAX_WORKERS)
 
 
 #: prctl(2) option: the signal the kernel sends a process when its parent dies (Linux).

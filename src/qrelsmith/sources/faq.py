@@ -64,9 +64,9 @@ from .base import Found, PageContext
 #: A page whose title or first heading holds one of these is a FAQ page: its question headings
 #: and Q/A pairs are its content (each answer becomes a corpus document of its own). The FAQ
 #: words of ``EXCLUDED_HEADINGS`` anywhere in the title ("Programming FAQ", "gitfaq(7)"
-#: on the Debian manuals crawl: Python's eight FAQ pages and git's), as a word.
+#: on the Debian manuals crawl: Python's eight FAQ pages and git's; "FAQs"), as a word.
 FAQ_PAGE_TITLE = re.compile(
-    r"(?:\b|(?<=git))faq\b|frequently asked questions|よくある(?:ご)?質問|preguntas frecuentes"
+    r"(?:\b|(?<=git))faqs?\b|frequently asked questions|よくある(?:ご)?質問|preguntas frecuentes"
     r"|자주 (?:묻는|하는) 질문",
     re.IGNORECASE,
 )

@@ -51,10 +51,11 @@ def file_sha256(path: Path) -> str:
 
 
 def applied_sha256(build_dir: Path) -> set[str]:
-    """The hashes of every verdict file some ``audit apply`` of this build read (review.json);
-    a version folder whose review.json cannot be read adds none."""
+    """The hashes of every verdict file some ``audit apply`` of this build read (review.json),
+    ``build_dir`` a build folder or one of its versions; a version folder whose review.json
+    cannot be read adds none."""
     found: set[str] = set()
-    for version in versions(build_dir):
+    for version in versions(layout.build_root(build_dir)[0]):
         try:
             summary = read_review(version)
         except (DataError, OSError):
@@ -62,6 +63,35 @@ def applied_sha256(build_dir: Path) -> set[str]:
         if summary is not None:
             found.update(summary.verdict_sha256)
     return found
+
+
+def descendants(folder: Path) -> list[Path]:
+    """The versions made from ``folder`` (a build folder or a version), and those made from
+    them in turn (a pool round on a version), oldest first: each version's review.json names
+    the golden.jsonl it was applied to. Versions whose review.json cannot be read are left
+    out."""
+    root, _ = layout.build_root(folder)
+    goldens = {file_sha256(folder / layout.GOLDEN)}
+    found: list[Path] = []
+    for version in versions(root):
+        try:
+            review = read_review(version)
+        except (DataError, OSError):
+            continue
+        if review is not None and review.golden_sha256 in goldens and version != folder:
+            found.append(version)
+            goldens.add(file_sha256(version / layout.GOLDEN))
+    return found
+
+
+def pool_round(folder: Path) -> int:
+    """The round of a pool drawn on ``folder``: 1 on a build folder (or on a version a label
+    review alone made), one past the round of the pool review that made the version."""
+    if layout.build_root(folder)[1] is None:
+        return 1
+    review = read_review(folder)
+    found = review.completeness if review is not None else None
+    return found.round + 1 if found is not None else 1
 
 
 def latest_review(root: Path, version: str | None, golden_sha256: str) -> ReviewSummary | None:
@@ -80,7 +110,7 @@ def latest_review(root: Path, version: str | None, golden_sha256: str) -> Review
 
 
 def add_version(
-    build: Build,
+    build: Build,  # a build folder, or a version of it (a pool round on the version)
     queries: Sequence[GoldenQuery],
     changes: Sequence[ChangelogEntry],
     changes_text: str,
@@ -91,7 +121,7 @@ def add_version(
     lines, ``changes_text`` as changes.md) and review.json (``summary``). Staged beside it and
     renamed into place. The caller holds the build folder's lock (``files.build_lock``, as
     ``audit apply`` does), so no other writer picks the same N."""
-    target = next_version(build.folder)
+    target = next_version(layout.build_root(build.folder)[0])  # beside the version reviewed
     with StagedFolder(target, lock=False) as staged:
         write_golden_set(staged.path, build.corpus, queries)
         shutil.copyfile(build.folder / layout.CORPUS, staged.path / layout.CORPUS)

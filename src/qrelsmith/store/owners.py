@@ -4,8 +4,13 @@
 into a folder that is empty or that holds its own earlier output; never into a build folder, a
 reviewed version, an alignment, another kind's export or a folder holding one of them
 (``refuse_foreign``). A writer is known by the files only it writes (``MARKS``); hidden
-entries (``.git``) belong to nobody and are kept. ``validate`` lists a folder holding the
-marks of several writers (``mixed_writers``): its files do not come from one run.
+entries (``.git``) belong to nobody and are kept. ``validate`` (the command and the library's
+``validate_build`` alike) lists a folder holding the marks of several writers
+(``mixed_writers``): its files do not come from one run.
+
+Here in the store, not in export/, because both the writers (cli/, export/) and the checker
+(evaluate/validate.py, which may not import export/) read it: the names each export kind
+writes are therefore listed here (``EXPORT_ENTRIES``; a test holds them to the kinds').
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..models import Problem
-from ..store.layout import (
+from .layout import (
     ALIGN_REPORT,
     BEIR_FOLDER,
     CHANGELOG,
@@ -27,7 +32,19 @@ from ..store.layout import (
     REPORT,
     REVIEW,
 )
-from . import EXPORT_KINDS
+
+#: ``qrelsmith export KIND``: kind -> the names it writes at the top of its folder (each kind's
+#: ``ENTRIES`` in export/, spelled again here for the checker; tests/test_owners.py fails when
+#: the two differ).
+EXPORT_ENTRIES: dict[str, frozenset[str]] = {
+    "hf": frozenset({"README.md", "corpus", "queries", "qrels"}),
+    "pyserini": frozenset({"corpus", "topics.tsv", QRELS}),
+    "ragas": frozenset({"ragas.jsonl"}),
+    "deepeval": frozenset({"goldens.json"}),
+    "llamaindex": frozenset({"llamaindex.json"}),
+    "autorag": frozenset({"qa.parquet", "corpus.parquet"}),
+    "ir_datasets": frozenset({"docs.tsv", QUERIES, QRELS, "dataset.py"}),
+}
 
 #: Names several writers use for a file of their own (a dataset card, a user's notes): no mark.
 SHARED_NAMES = frozenset({"README.md"})
@@ -37,9 +54,9 @@ def _export_marks() -> dict[str, frozenset[str]]:
     """Each export kind's entries that no other kind and no build writes."""
     build_names = {CORPUS, GOLDEN, QRELS, QUERIES, BEIR_FOLDER, REPORT}
     marks = {}
-    for name, kind in EXPORT_KINDS.items():
-        others = set().union(*(k.entries for n, k in EXPORT_KINDS.items() if n != name))
-        marks[f"export {name}"] = frozenset(kind.entries - others - build_names - SHARED_NAMES)
+    for name, entries in EXPORT_ENTRIES.items():
+        others = set().union(*(e for n, e in EXPORT_ENTRIES.items() if n != name))
+        marks[f"export {name}"] = frozenset(entries - others - build_names - SHARED_NAMES)
     return marks
 
 
@@ -117,7 +134,7 @@ def refuse_foreign(out: str | Path, writer: str) -> None:
 #: may write over (``refuse_owned_file``).
 OWNED_NAMES = frozenset(
     {CORPUS, GOLDEN, QRELS, QUERIES, BEIR_FOLDER, *(mark for m in MARKS.values() for mark in m)}
-    | {entry for kind in EXPORT_KINDS.values() for entry in kind.entries}
+    | {entry for entries in EXPORT_ENTRIES.values() for entry in entries}
 )
 
 
