@@ -6,6 +6,7 @@ from pathlib import Path
 
 from matching_helpers import index_of, page, rows
 from qrelsmith import match_table, parse_article
+from qrelsmith.labelling.content import SectionText
 from qrelsmith.labelling.matching import HeadingIndex
 from qrelsmith.labelling.matching.order import (
     brackets,
@@ -357,3 +358,14 @@ def test_a_section_that_lists_the_table_s_items_is_no_rival() -> None:
     ]
     matches = match_table(table, article)
     assert (matches[1].rule, matches[1].section_ids) == ("order", [article.sections[2].id])
+
+
+def test_with_no_section_text_the_order_places_nothing() -> None:
+    # the text is what supports a place: an index asked with no text leaves the row open
+    says = {"Uso": "Zzz."}
+    article = page("Inicio", "Uso", "Fin", says=says)
+    index = HeadingIndex.from_article(article)
+    table = rows("Inicio", "Zzz", "Fin")
+    assert index.match_rows(table)[1].section_ids == []
+    placed = index.match_rows(table, content=lambda: SectionText.from_article(article))
+    assert (placed[1].rule, placed[1].section_ids) == ("order", [article.sections[1].id])
