@@ -12,7 +12,8 @@ bootstrap + permutation set.
 With ``--six DIR RUN ...`` it times instead the study's setting of issue 25: six runs of one
 build through the CLI (a fresh process each, imports included; the default measures, both
 intervals, the paired tests), each run first, then ``--pairs all`` (15 pairs), the median of
-``--repeat`` calls, and the same evaluation in one process:
+``--repeat`` calls (CPU counts the worker processes too), and the same evaluation in one
+process (``evaluate_runs``, runs read beforehand):
 
     PYTHONPATH=src /work/venv/bin/python benchmarks/make_scale_set.py --out /tmp/six/set \\
         --sections 3198 --queries 1856
@@ -96,7 +97,9 @@ def six(folder: str, runs: list[str], repeat: int) -> None:
             before = os.times()
             start = time.perf_counter()
             command = [sys.executable, "-m", "qrelsmith", "eval", folder, *runs, *extra]
-            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(
+                command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
             walls.append(time.perf_counter() - start)
             after = os.times()
             cpus.append(

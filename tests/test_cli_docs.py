@@ -134,3 +134,23 @@ def test_an_interrupt_exits_130(
     monkeypatch.setattr(evaluate, "run_validate", interrupted)
     assert main(["validate", "."]) == 130
     assert capsys.readouterr().err == "error: interrupted\n"
+
+
+def test_each_command_is_parsed_by_its_modules_parser_alone() -> None:
+    """main builds the parser of the called command's module only (COMMAND_MODULES): the
+    table names every command with the module that registers it, and that module's parser
+    gives the command the help of the full parser's."""
+    from qrelsmith.cli import COMMAND_MODULES
+
+    full = dict(commands(build_parser()))
+    top = {name.split()[1] for name in full if len(name.split()) == 2}
+    assert set(COMMAND_MODULES) == top
+    for command, module in COMMAND_MODULES.items():
+        alone = dict(commands(build_parser(module)))
+        assert (
+            alone[f"qrelsmith {command}"].format_help()
+            == full[f"qrelsmith {command}"].format_help()
+        )
+        assert {name.split()[1] for name in alone if len(name.split()) >= 2} == {
+            c for c, m in COMMAND_MODULES.items() if m == module
+        }

@@ -173,3 +173,61 @@ def test_seed003_recall_at_100_ignores_the_order_inside_the_top_100() -> None:
     top, bottom = (values(qrels, r, ["R@100", "nDCG@10"], rel=1) for r in (first, last))
     assert top["R@100"] == bottom["R@100"] == 1.0
     assert top["nDCG@10"] == 1.0 and bottom["nDCG@10"] == 0.0
+
+
+# --------------------------------------------------------------------------- the scorer's paths
+
+#: Measures of every provider the scorer calls directly and of its cut (pytrec_eval with and
+#: without a cut-off, nDCG beside rel measures, judged_only; msmarco's RR@k; judged's Judged@k).
+PROVIDED = ["nDCG@10", "RR@10", "R@10", "R@100", "Success@1", "P@5", "AP@100", "RR", "AP"]
+PROVIDED += ["Judged@10", "Judged@3", "nDCG@3", "Rprec", "RR(rel=1)@2"]
+#: Cut-offs alone, at pytrec_eval's too: a run cut to 3, unless a measure looks past unjudged
+#: documents.
+SHALLOW = ["P(judged_only=True)@3", "nDCG@3", "Success@2", "RR@3"]
+
+
+@pytest.mark.parametrize("names", [PROVIDED, SHALLOW], ids=["deep", "shallow"])
+@pytest.mark.parametrize("seed", range(6))
+def test_the_scorer_gives_what_ir_measures_gives(seed: int, names: list[str]) -> None:
+    """Per query, the values of ir_measures' own pipeline (iter_calc) on random runs whose
+    scores tie often, at the cut-offs too: the providers called directly and the runs cut to
+    their depth change no value."""
+    import random
+
+    import ir_measures
+
+    rng = random.Random(seed)
+    docs = [f"d{n}" for n in range(40)]
+    qrels: Qrels = {
+        f"q{q}": {d: rng.choice([0, 1, 1, 2]) for d in rng.sample(docs, 8)} for q in range(25)
+    }
+    run: Run = order_run(
+        (qid, d, float(rng.choice([1, 2, 3, 4, 5])))
+        for qid in list(qrels)[:-2]  # two queries left out: the default
+        for d in rng.sample(docs, rng.choice([2, 9, 30]))
+    )
+    for rel, gains in ((2, "linear"), (1, "exp"), (None, "linear")):
+        grades = {g for judged in qrels.values() for g in judged.values()}
+        specs = parse_measures(names, rel=rel, gains=gains, grades=grades)  # type: ignore[arg-type]
+        got = per_query(qrels, run, specs)
+        expected: dict[str, dict[str, float]] = {spec.name: {} for spec in specs}
+        scored = {qid: dict(docs) for qid, docs in run.items()}
+        by_measure = {spec.measure: spec.name for spec in specs if spec.measure is not None}
+        for metric in ir_measures.iter_calc(list(by_measure), qrels, scored):
+            expected[by_measure[metric.measure]][metric.query_id] = float(metric.value)
+        assert got == expected
+
+
+def test_a_query_left_without_results_scores_the_default() -> None:
+    """--unjudged condensed can leave a query no document: it scores 0, Judged@k included
+    (ir_measures' own Judged@k divides by the results and fails on none)."""
+    run: Run = {"qA": [("x1", 2.0), ("a1", 1.0)], "qB": [("x2", 1.0)]}
+    request = EvalRequest(
+        options=EvalOptions(measures=["Judged@5", "RR@10", "nDCG@10"], rel=1),
+        unjudged="condensed",
+        per_query=True,
+    )
+    report = evaluate_runs(EvalInput(SEED3_QRELS, {"sys": run}, {}), request)
+    assert report.per_query is not None
+    assert report.per_query["sys"]["Judged@5"] == {"qA": 1.0, "qB": 0.0}
+    assert report.per_query["sys"]["RR@10"] == {"qA": 1.0, "qB": 0.0}

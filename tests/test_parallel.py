@@ -363,3 +363,24 @@ def test_a_forked_part_gives_its_items_in_order_and_says_when_it_failed() -> Non
             list(failed.items())
     finally:
         failed.close()
+
+
+def test_parts_give_their_items_in_part_order_from_their_processes() -> None:
+    import os
+
+    parent = os.getpid()
+    made = list(parallel.in_parts([lambda n=n: [(n, os.getpid())] * 2 for n in range(3)]))
+    assert [n for n, _ in made] == [0, 0, 1, 1, 2, 2]
+    assert made[0][1] == parent  # the first part here, the others in forked copies
+    assert {pid for _, pid in made[2:]} & {parent} == set()
+    assert list(parallel.in_parts([lambda: [7]])) == [7]
+
+
+def test_cuts_make_consecutive_parts_of_about_the_same_weight() -> None:
+    assert parallel.cuts([5, 5, 5, 5, 5, 5], 2) == [0, 3, 6]
+    assert parallel.cuts([10, 1, 1, 1, 1, 1], 2) == [0, 1, 6]
+    assert parallel.cuts([1, 1, 1, 1, 1, 1, 1, 1, 1], 3) == [0, 3, 6, 9]
+    assert parallel.cuts([4], 2) == [0, 1]
+    assert parallel.cuts([0, 0], 2) == [0, 1, 2]
+    assert parallel.cuts([3, 3], 1) == [0, 2]
+    assert parallel.cuts([], 2) == [0]

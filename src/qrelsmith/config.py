@@ -38,7 +38,8 @@ from . import patterns
 from .errors import UsageError
 from .patterns import TAG_NAME
 
-Method = Literal["bm25", "tfidf", "lsa", "dense"]  # evaluate.baseline.METHODS
+#: evaluate.baseline.METHODS, and rrf (evaluate.fusion): runs already written, fused
+Method = Literal["bm25", "tfidf", "lsa", "dense", "rrf"]
 QueryForm = Literal["raw", "prefixed"]
 
 #: A measure's cut-off, ``@k`` at the end of its name (``P@10``, ``CP(rel=2)@5``).
@@ -383,6 +384,11 @@ class BaselineOptions(_Options):
         description="raw: the queries as written; prefixed: each after its article's subject "
         "(the title before a separator)",
     )
+    rrf_k: int = Field(
+        default=patterns.RRF_K,
+        ge=0,
+        description="rrf: a document at rank r of a fused run adds 1 / (rrf_k + r)",
+    )
 
     @field_validator("ngrams", mode="before")
     @classmethod
@@ -402,8 +408,11 @@ class BaselineOptions(_Options):
     def tag(self) -> str:
         """The run tag, naming every parameter the method reads: the method, its n-grams
         (``c2-3``), k1 and b where they differ from the defaults (``b0.3``), LSA's dims
-        (``d256``) and prefixed queries (``prefixed``): ``bm25-c2-3`` is the default, and two
-        runs share a tag only when they are the same setting."""
+        (``d256``) and prefixed queries (``prefixed``), rrf's k (``rrf-k60``, then the fused
+        runs' tags): ``bm25-c2-3`` is the default, and two runs share a tag only when they are
+        the same setting."""
+        if self.method == "rrf":  # the fused runs' tags follow (evaluate.fusion)
+            return f"rrf-k{self.rrf_k}"
         parts: list[str] = [self.method]
         if self.method != "dense":  # the encoder reads whole texts
             parts.append(f"c{self.ngrams[0]}-{self.ngrams[1]}")

@@ -449,6 +449,11 @@ EVAL_GAINS: Literal["linear", "exp"] = "linear"
 #: "tfidf" (sublinear tf, cosine), "lsa" and "dense" are the other choices.
 BASELINE_METHOD: Literal["bm25", "tfidf", "lsa", "dense"] = "bm25"
 
+#: Reciprocal rank fusion's k (`baseline --method rrf`): a document at rank r of a fused run
+#: adds 1 / (k + r). 60 is Cormack, Clarke and Buettcher's (SIGIR 2009), chosen there on TREC
+#: runs and held good across them: it damps the weight of the very top ranks.
+RRF_K = 60
+
 #: The seed's BM25 parameters (Robertson's usual k1 = 1.2, b = 0.75).
 BM25_K1 = 1.2
 BM25_B = 0.75

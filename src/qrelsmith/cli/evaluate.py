@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import math
+import os
 import sys
+from contextlib import closing
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
 from ..config import BaselineOptions, Draw, EvalOptions, EvalRequest, View
-from ..errors import DataError, UsageError
+from ..errors import DataError, QrelsmithError, UsageError
 from ..patterns import BASELINE_PRESETS, MAX_CUTOFF, MAX_WORKERS
 from ..store.buildfolder import build_topics, iter_records, load_build, no_query_line
 from ..store.files import atomic_open, dumps
@@ -28,7 +32,10 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from ..evaluate.runs import Run
+    from collections.abc import Iterator
+
+    from ..evaluate.evaluation import RunScorer, RunScores
+    from ..store.buildfolder import Build
 
 #: `eval --curve`: the cut-offs of the seed's table for choosing k.
 CURVE_CUTOFFS: tuple[int, ...] = (1, 3, 5, 10, 20, 50, 100)
@@ -64,8 +71,10 @@ def run_baseline(args: argparse.Namespace) -> int:
     from ..models import CorpusRecord
     from ..run.parallel import default_workers
 
-    names = ("method", "ngrams", "k1", "b", "dims", "k", "queries", "workers")
+    names = ("method", "ngrams", "k1", "b", "dims", "k", "queries", "workers", "rrf_k")
     options = override(config_of(args).baseline, args, names)
+    if options.method == "rrf" or args.runs is not None:
+        return _run_fusion(args, options)
     runs = {args.out: options}
     if args.preset is not None:
         given = [f"--{name}" for name in names[:5] if getattr(args, name) is not None]
@@ -109,6 +118,50 @@ def run_baseline(args: argparse.Namespace) -> int:
         with atomic_open(out) as handle:
             lines = write_lines(handle, lines_of)
         say(f"{len(topics)} queries, {lines} lines -> {out} ({run_options.tag})")
+    return 0
+
+
+def _run_fusion(args: argparse.Namespace, options: BaselineOptions) -> int:
+    """``baseline --method rrf --runs A B ...``: the runs, read and checked against the build,
+    fused by reciprocal rank and written as a run."""
+    from ..evaluate.fusion import check_fusable, fuse, fused_tag
+    from ..evaluate.runs import read_tagged_run, write_run
+
+    if options.method != "rrf":
+        raise UsageError("--runs gives the runs that --method rrf fuses: give --method rrf")
+    if args.preset is not None:
+        raise UsageError(f"--preset {args.preset} sets the methods: --method rrf fuses --runs")
+    if not args.runs or len(args.runs) < 2:
+        raise UsageError("--method rrf fuses two runs or more: give them with --runs")
+    if args.runs.count("-") > 1:
+        raise UsageError("only one run can come from stdin")
+    if options.queries != "raw":
+        raise UsageError("--queries names the query form of a retriever: rrf fuses runs")
+    build = load_build(args.dir, need=(CORPUS,))
+    if args.out != "-":
+        refuse_owned_file(args.out, "--out")
+        read = [*(run for run in args.runs if run != "-")]
+        read += [build.folder / name for name in (CORPUS, QUERIES, GOLDEN)]
+        refuse_input_as_output(
+            args.out,
+            read,
+            lambda source: f"--out {args.out} is the input {source}: give another file",
+        )
+    topics = build_topics(build, args.dir)
+    runs, tags = [], []
+    for path in args.runs:
+        run, tag = read_tagged_run(path, warn)
+        check_fusable(path if path != "-" else "stdin", run, build, args.dir, topics)
+        runs.append(run)
+        tags.append(tag)
+    tag = fused_tag(options.tag, tags)
+    fused = fuse(runs, options.rrf_k, options.k, topics)
+    if args.out == "-":
+        write_run(sys.stdout, fused, tag)
+        return 0
+    with atomic_open(args.out) as handle:
+        lines = write_run(handle, fused, tag)
+    say(f"{len(topics)} queries, {lines} lines -> {args.out} ({tag})")
     return 0
 
 
@@ -170,8 +223,7 @@ def _subset(text: str) -> tuple[str, str]:
 def run_eval(args: argparse.Namespace) -> int:
     """Score runs with intervals; compare each run with the first."""
     from ..evaluate.difficulty import build_groups, subset_qrels
-    from ..evaluate.evaluation import EvalInput, evaluate_runs, measure_specs
-    from ..evaluate.runs import check_run_ids, read_run, run_names
+    from ..evaluate.evaluation import EvalInput, RunScorer, evaluate_scored, measure_specs
     from ..evaluate.tables import format_json, format_report
 
     if args.runs.count("-") > 1:
@@ -198,10 +250,6 @@ def run_eval(args: argparse.Namespace) -> int:
     if not build.qrels:
         raise DataError(f"{args.dir}/{QRELS} has no judgements")
     measure_specs(build.qrels, options)  # an unknown measure is refused before runs are read
-    runs: dict[str, Run] = {}
-    for name, path in zip(run_names(args.runs), args.runs, strict=True):
-        runs[name] = read_run(path, warn)
-        check_run_ids(path if path != "-" else "stdin", runs[name], build, args.dir)
     low_confidence = config_of(args).audit.low_confidence
     qrels, subset_name = build.qrels, None
     if args.subset is not None:
@@ -212,7 +260,7 @@ def run_eval(args: argparse.Namespace) -> int:
         groups = (args.by, build_groups(args.by, build, args.dir, low_confidence))
     data = EvalInput(
         qrels=qrels,
-        runs=runs,
+        runs={},  # read and scored below, run by run
         articles=build.article_ids(),
         doc_ids=build.doc_ids if build.corpus else None,
         groups=groups,
@@ -231,7 +279,8 @@ def run_eval(args: argparse.Namespace) -> int:
         views=args.views or [],
         micro=args.micro,
     )
-    report = evaluate_runs(data, request)
+    scored = _scored_runs(args.runs, RunScorer(data, request), build, args.dir)
+    report = evaluate_scored(data, request, scored)
     for warning in report.warnings:
         warn(warning)
     if args.plot:
@@ -244,6 +293,72 @@ def run_eval(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(format_report(report, per_query=args.per_query))
     return 0
+
+
+#: Runs of at least this many bytes in all are read and scored in worker processes (one
+#: consecutive part of the runs each, forked), below it in this process: forking and sending
+#: a run's scores back cost ~30 ms, about what reading and scoring 1 MB of run costs (0.3 s
+#: for a 10 MB run of 1,856 queries x 100 on the 2-core machine of benchmarks/README.md).
+PARALLEL_RUN_BYTES = 2 << 20
+
+
+def _scored_runs(
+    paths: list[str], scorer: RunScorer, build: Build, folder: str
+) -> dict[str, RunScores]:
+    """Every run read, checked against the build and scored, in the order given, by name;
+    in up to all cores' processes when the runs are large (PARALLEL_RUN_BYTES) and none comes
+    from stdin. A run's warnings are said, and its error raised, in run order, as one
+    process would."""
+    from ..evaluate.runs import run_names
+    from ..run.parallel import cuts, default_workers, in_parts
+
+    items = list(zip(run_names(paths), paths, strict=True))
+    sizes = [os.path.getsize(path) if os.path.isfile(path) else 0 for path in paths]
+    parts = 1
+    if "-" not in paths and sum(sizes) >= PARALLEL_RUN_BYTES:
+        parts = min(default_workers(), len(paths))
+    bounds = cuts(sizes, parts)
+    produce = [
+        partial(_score_files, items[low:high], scorer, build, folder)
+        for low, high in zip(bounds, bounds[1:], strict=False)
+    ]
+    scored: dict[str, RunScores] = {}
+    # the runs' millions of tuples hold no reference cycle: the collector's passes over them
+    # would be ~15% of the time, for nothing
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        with closing(in_parts(produce)) as results:
+            for name, said, result in results:
+                for line in said:
+                    warn(line)
+                if isinstance(result, QrelsmithError):
+                    raise result
+                scored[name] = result
+    finally:
+        if collecting:
+            gc.enable()
+    return scored
+
+
+def _score_files(
+    items: list[tuple[str, str]], scorer: RunScorer, build: Build, folder: str
+) -> Iterator[tuple[str, list[str], RunScores | QrelsmithError]]:
+    """(name, its warnings, its scores) of each (name, path) of runs, up to the first that
+    cannot be read or is not of this build: (name, warnings, the error)."""
+    from ..evaluate.runs import check_run_ids, read_run
+
+    for name, path in items:
+        said: list[str] = []
+        try:
+            run = read_run(path, said.append)
+            check_run_ids(path if path != "-" else "stdin", run, build, folder)
+            result: RunScores | QrelsmithError = scorer.score(name, run)
+        except QrelsmithError as exc:
+            result = exc
+        yield name, said, result
+        if isinstance(result, QrelsmithError):
+            return
 
 
 # --------------------------------------------------------------------------- check
@@ -263,6 +378,8 @@ def run_check(args: argparse.Namespace) -> int:
         run = read_run(args.run, warn)
         check_run_ids(args.run if args.run != "-" else "stdin", run, build, args.dir)
     else:
+        if config.baseline.method == "rrf":
+            raise UsageError("[baseline] method rrf fuses runs: give check the run with --run")
         depth = config.baseline.model_copy(update={"k": CHECK_DEPTH})
         run = baseline.run_baseline(build.corpus, build.topics, depth)
     suspects = check_build(build, run, config.audit)
@@ -354,7 +471,9 @@ def _register_baseline(subparsers: Any) -> None:
         epilog="example:\n  qrelsmith baseline out/ --out runs/bm25.trec --k 100\n"
         "  qrelsmith baseline out/ --out - --method tfidf --ngrams 2-3 | head\n"
         "  qrelsmith baseline out/ --out runs/lsa.trec --method lsa --ngrams 2 --dims 128\n"
-        "  qrelsmith baseline out/ --preset study --queries prefixed --out runs/prefixed/",
+        "  qrelsmith baseline out/ --preset study --queries prefixed --out runs/prefixed/\n"
+        "  qrelsmith baseline out/ --method rrf --runs runs/bm25.trec runs/lsa.trec "
+        "--out runs/rrf.trec",
     )
     p.add_argument("dir", metavar="DIR", help="build folder (corpus.jsonl, queries.tsv)")
     p.add_argument(
@@ -375,7 +494,8 @@ def _register_baseline(subparsers: Any) -> None:
         default=None,
         help="bm25; tfidf (sublinear tf, cosine); lsa (TF-IDF over the 30,000 most frequent "
         "n-grams, TruncatedSVD to --dims, cosine); dense (cosine of the [semantic] extra's "
-        f"sentence embeddings) (default: config, {BASELINE.method})",
+        "sentence embeddings); rrf (reciprocal rank fusion of the runs of --runs) "
+        f"(default: config, {BASELINE.method})",
     )
     p.add_argument(
         "--ngrams",
@@ -397,6 +517,21 @@ def _register_baseline(subparsers: Any) -> None:
         help="raw: as written; prefixed: each after its article's subject, the title "
         "before its first ｜, |, ' - ' or ': ' (the qids stay, so eval compares the two) "
         f"(default: config, {BASELINE.queries})",
+    )
+    p.add_argument(
+        "--runs",
+        nargs="+",
+        default=None,
+        metavar="RUN.trec",
+        help="with --method rrf: the runs of DIR to fuse ('-' for stdin), each document "
+        "adding 1 / (--rrf-k + its rank) in each run that retrieves it",
+    )
+    p.add_argument(
+        "--rrf-k",
+        type=int,
+        default=None,
+        metavar="K",
+        help=f"reciprocal rank fusion's k (default: config, {BASELINE.rrf_k})",
     )
     p.add_argument(
         "--preset",

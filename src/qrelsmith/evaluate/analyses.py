@@ -247,20 +247,18 @@ def curve_specs(qrels: Qrels, cutoffs: Sequence[int], options: EvalOptions) -> l
     return parse_measures(names, rel=options.rel, gains=options.gains, grades=grades)
 
 
-def curve(
-    qrels: Qrels, runs: Mapping[str, Run], cutoffs: Sequence[int], options: EvalOptions
-) -> list[CurvePoint]:
-    """Every run's mean recall at each cut-off."""
-    cut = curve_specs(qrels, cutoffs, options)
-    scorer = Scorer(qrels, cut)
+def curve(scorer: Scorer, cutoffs: Sequence[int], name: str, run: Run) -> list[CurvePoint]:
+    """A run's mean recall at each cut-off (``scorer``: of ``curve_specs``)."""
+    recall = scorer.values(run)
     points: list[CurvePoint] = []
-    for name, run in runs.items():
-        recall = scorer.values(run)
-        for k, spec in zip(cutoffs, cut, strict=True):
-            column = recall[spec.name]
-            mean = sum(column.values()) / len(column) if column else 0.0
-            points.append(CurvePoint(run=name, k=k, measure=spec.name, mean=mean))
+    for k, spec in zip(cutoffs, scorer.specs, strict=True):
+        points.append(CurvePoint(run=name, k=k, measure=spec.name, mean=_mean(recall[spec.name])))
     return points
+
+
+def _mean(column: Mapping[str, float]) -> float:
+    """The mean of a measure's per-query values, in qrels order (0 without a query)."""
+    return sum(column.values()) / len(column) if column else 0.0
 
 
 def groups(
@@ -295,29 +293,27 @@ def groups(
     return rows
 
 
-def condensed(qrels: Qrels, runs: Mapping[str, Run]) -> dict[str, Run]:
-    """Every run with the documents its query's qrels do not judge removed, the rest in their
+def condensed(qrels: Qrels, run: Run) -> Run:
+    """The run with the documents its query's qrels do not judge removed, the rest in their
     order (Sakai's condensed lists, SIGIR 2007): a document judged 0 stays."""
     return {
-        name: {
-            qid: [(docid, score) for docid, score in docs if docid in qrels.get(qid, {})]
-            for qid, docs in run.items()
-        }
-        for name, run in runs.items()
+        qid: [(docid, score) for docid, score in docs if docid in qrels.get(qid, {})]
+        for qid, docs in run.items()
     }
 
 
-def judged(qrels: Qrels, runs: Mapping[str, Run]) -> list[JudgedShare]:
-    """Every run's Judged@JUDGED_DEPTH (ir_measures): the mean over the qrels' queries of the
-    share of its top k that has a judgement, grade 0 included (a query it left out counts 0)."""
+def judged_scorer(qrels: Qrels) -> Scorer:
+    """The scorer of Judged@JUDGED_DEPTH (ir_measures) over ``qrels``."""
     spec = parse_measures([f"Judged@{JUDGED_DEPTH}"], rel=None, gains="linear", grades=())[0]
-    scorer = Scorer(qrels, [spec])
-    shares: list[JudgedShare] = []
-    for name, run in runs.items():
-        column = scorer.values(run)[spec.name]
-        mean = sum(column.values()) / len(column) if column else 0.0
-        shares.append(JudgedShare(run=name, measure=spec.name, mean=mean))
-    return shares
+    return Scorer(qrels, [spec])
+
+
+def judged(scorer: Scorer, name: str, run: Run) -> JudgedShare:
+    """A run's Judged@JUDGED_DEPTH (``scorer``: ``judged_scorer``'s): the mean over the qrels'
+    queries of the share of its top k that has a judgement, grade 0 included (a query it left
+    out counts 0)."""
+    spec = scorer.specs[0]
+    return JudgedShare(run=name, measure=spec.name, mean=_mean(scorer.values(run)[spec.name]))
 
 
 def judged_gaps(shares: Sequence[JudgedShare], compared: Sequence[tuple[int, int]]) -> list[str]:
@@ -344,32 +340,28 @@ def first_relevant(
     return 0
 
 
-def ranks(qrels: Qrels, runs: Mapping[str, Run], rel: int) -> list[RankCount]:
-    """`--ranks`: per run, how many of the qrels' queries have their first relevant document
-    (grade >= rel) at rank 1, 2, 3, 4-10, or not in the top 10 (a query the run left out)."""
+def ranks(qrels: Qrels, name: str, run: Run, rel: int) -> list[RankCount]:
+    """`--ranks`: how many of the qrels' queries have their first relevant document (grade
+    >= rel) in the run at rank 1, 2, 3, 4-10, or not in the top 10 (a query it left out)."""
     deepest = RANK_BUCKETS[-1][2]
     total = len(qrels)
-    rows: list[RankCount] = []
-    for name, run in runs.items():
-        counts = dict.fromkeys([label for label, _, _ in RANK_BUCKETS] + [NO_RANK], 0)
-        for qid, grades in qrels.items():
-            rank = first_relevant(run.get(qid, [])[:deepest], grades, rel)
-            label = next((b for b, low, high in RANK_BUCKETS if low <= rank <= high), NO_RANK)
-            counts[label] += 1
-        for label, count in counts.items():
-            share = count / total if total else 0.0
-            rows.append(RankCount(run=name, rank=label, queries=count, share=share))
-    return rows
+    counts = dict.fromkeys([label for label, _, _ in RANK_BUCKETS] + [NO_RANK], 0)
+    for qid, grades in qrels.items():
+        rank = first_relevant(run.get(qid, [])[:deepest], grades, rel)
+        label = next((b for b, low, high in RANK_BUCKETS if low <= rank <= high), NO_RANK)
+        counts[label] += 1
+    return [
+        RankCount(run=name, rank=label, queries=count, share=count / total if total else 0.0)
+        for label, count in counts.items()
+    ]
 
 
-def views(
-    qrels: Qrels, runs: Mapping[str, Run], wanted: Sequence[str], options: EvalOptions
-) -> list[ViewScore]:
-    """`--views`: VIEW_MEASURE under each labelling view of the study: strict (only grades >=
-    rel relevant, all of gain 1: the named section alone), graded (the grades as gains, the
-    article's other sections at 1) and exp (gains 2^grade - 1)."""
+def view_scorers(qrels: Qrels, wanted: Sequence[str], options: EvalOptions) -> list[Scorer]:
+    """`--views`: a scorer of VIEW_MEASURE for each labelling view of the study: strict (only
+    grades >= rel relevant, all of gain 1: the named section alone), graded (the grades as
+    gains, the article's other sections at 1) and exp (gains 2^grade - 1)."""
     grades = {g for judged in qrels.values() for g in judged.values()}
-    rows: list[ViewScore] = []
+    scorers = []
     for view in wanted:
         judged_as = qrels
         if view == "strict":
@@ -379,40 +371,66 @@ def views(
             }
         gains: Gains = "exp" if view == "exp" else "linear"
         spec = parse_measures([VIEW_MEASURE], rel=None, gains=gains, grades=grades)[0]
-        scorer = Scorer(judged_as, [spec])
-        for name, run in runs.items():
-            column = scorer.values(run)[spec.name]
-            mean = sum(column.values()) / len(column) if column else 0.0
-            rows.append(ViewScore(run=name, view=view, measure=VIEW_MEASURE, mean=mean))
-    return rows
+        scorers.append(Scorer(judged_as, [spec]))
+    return scorers
 
 
-def recall_detail(qrels: Qrels, runs: Mapping[str, Run], scores: Scores) -> list[RecallDetail]:
-    """`--micro`: for every recall measure (R@k), each run's macro mean beside the micro ratio
-    (relevant documents found in the top k over all queries / all relevant documents) and the
-    share of queries whose recall is 0 (seed 003's two queries: macro 0.5, micro 0.1)."""
-    rows: list[RecallDetail] = []
-    for j, spec in enumerate(scores.specs):
+def views(scorers: Sequence[Scorer], wanted: Sequence[str], name: str, run: Run) -> list[ViewScore]:
+    """A run's VIEW_MEASURE under each view of ``wanted`` (``scorers``: ``view_scorers``')."""
+    return [
+        ViewScore(
+            run=name,
+            view=view,
+            measure=VIEW_MEASURE,
+            mean=_mean(scorer.values(run)[scorer.specs[0].name]),
+        )
+        for view, scorer in zip(wanted, scorers, strict=True)
+    ]
+
+
+def recall_found(
+    qrels: Qrels, run: Run, specs: Sequence[MeasureSpec]
+) -> dict[str, tuple[int, int]]:
+    """`--micro`, what it reads from a run: for every recall measure (R@k) of ``specs``, the
+    relevant documents the run finds in the top k over all queries of the qrels, and all
+    relevant documents."""
+    counts: dict[str, tuple[int, int]] = {}
+    for spec in specs:
         measure = spec.measure
         if measure is None or measure.NAME != "R":
             continue
         cutoff = measure.params.get("cutoff")
         rel = int(measure.params.get("rel", 1))
-        for name, values in zip(scores.names, scores.matrices, strict=True):
-            run = runs[name]
-            found = relevant = 0
-            for qid in scores.qids:
-                wanted = {d for d, g in qrels[qid].items() if g >= rel}
-                relevant += len(wanted)
-                top = run.get(qid, [])[:cutoff] if cutoff else run.get(qid, [])
-                found += sum(1 for docid, _ in top if docid in wanted)
+        found = relevant = 0
+        for qid, judged in qrels.items():
+            wanted = {d for d, g in judged.items() if g >= rel}
+            relevant += len(wanted)
+            top = run.get(qid, [])[:cutoff] if cutoff else run.get(qid, [])
+            found += sum(1 for docid, _ in top if docid in wanted)
+        counts[spec.name] = (found, relevant)
+    return counts
+
+
+def recall_detail(
+    scores: Scores, found: Sequence[Mapping[str, tuple[int, int]]]
+) -> list[RecallDetail]:
+    """`--micro`: for every recall measure (R@k), each run's macro mean beside the micro ratio
+    (relevant documents found in the top k over all queries / all relevant documents, from
+    ``found``: each run's ``recall_found``) and the share of queries whose recall is 0 (seed
+    003's two queries: macro 0.5, micro 0.1)."""
+    rows: list[RecallDetail] = []
+    for j, spec in enumerate(scores.specs):
+        if spec.name not in (found[0] if found else {}):
+            continue
+        for name, values, counts in zip(scores.names, scores.matrices, found, strict=True):
+            hits, relevant = counts[spec.name]
             column = values[:, j]
             rows.append(
                 RecallDetail(
                     run=name,
                     measure=spec.name,
                     macro=float(column.mean()) if len(column) else 0.0,
-                    micro=found / relevant if relevant else 0.0,
+                    micro=hits / relevant if relevant else 0.0,
                     zero_recall_rate=float(np.mean(column == 0)) if len(column) else 0.0,
                 )
             )

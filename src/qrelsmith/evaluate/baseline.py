@@ -43,7 +43,7 @@ from scipy import sparse
 from ..config import BaselineOptions
 from ..models import CorpusRecord
 from ..patterns import BASELINE_PRESETS
-from ..run.parallel import ForkedPart
+from ..run.parallel import in_parts
 from ..text import bm25_idf, bm25_norm, bm25_weight, fold_case
 from .ngrams import PACKED_N, packed_counts
 from .runs import Run, ranking_lines
@@ -421,25 +421,17 @@ class RetrievalIndex:
         ``workers`` processes (see ``iter_search``); a part's batches are shaped where it
         is searched."""
         qids = list(queries)
-        parts = min(workers, len(qids) // BATCH) if ForkedPart.available() else 1
-        if parts < 2:
-            yield from self._shaped(queries, qids, k, shape)
-            return
+        parts = max(1, min(workers, len(qids) // BATCH))
         # parts of whole batches: a batch holds the same queries whatever the number of parts,
         # so a scorer that encodes a batch together (dense) gives the same doubles
         batches = -(-len(qids) // BATCH)
         cuts = [BATCH * (batches * part // parts) for part in range(parts)] + [len(qids)]
-        forked = [
-            ForkedPart(partial(self._shaped, queries, qids[low:high], k, shape))
-            for low, high in zip(cuts[1:-1], cuts[2:], strict=True)
-        ]
-        try:
-            yield from self._shaped(queries, qids[: cuts[1]], k, shape)
-            for part in forked:
-                yield from part.items()
-        finally:
-            for part in forked:
-                part.close()
+        yield from in_parts(
+            [
+                partial(self._shaped, queries, qids[low:high], k, shape)
+                for low, high in zip(cuts, cuts[1:], strict=False)
+            ]
+        )
 
     def _shaped(
         self,
@@ -488,7 +480,7 @@ class RetrievalIndex:
             empty = np.zeros(0, dtype=np.int64)
             return [0] * (total + 1), empty, empty
         row, col = np.concatenate(rows), np.concatenate(cols)
-        written = _micro(np.concatenate(values))
+        written = written_micro(np.concatenate(values))
         if written.size and int(written.max()) >= 1 << (62 - self._rank_bits):
             raise ValueError("scores too large to rank")
         keys = (written << self._rank_bits) | self._rank[col]
@@ -513,7 +505,7 @@ class RetrievalIndex:
         ]
 
 
-def _micro(scores: NDArray[np.float64]) -> NDArray[np.int64]:
+def written_micro(scores: NDArray[np.float64]) -> NDArray[np.int64]:
     """Scores in millionths as written with 6 decimals (correctly rounded, half to even, as
     Python formats them). ``rint(x * 1e6)`` is that except within float error of a half,
     where the text itself is asked."""

@@ -1,8 +1,10 @@
 """Evaluating runs against a build: the composer of `qrelsmith eval`.
 
-``evaluate_runs`` scores every run once, then calls the analyses (``analyses.py``) the request
-asks for and gathers their records and warnings into an ``EvalReport``; ``tables.py`` shows it.
-Pure: takes parsed qrels, runs and the request, returns the report.
+``evaluate_runs`` scores every run once (``RunScorer``: all that is read from a run's
+documents, run by run, so runs can be scored in several processes), then calls the analyses
+(``analyses.py``) the request asks for and gathers their records and warnings into an
+``EvalReport`` (``evaluate_scored``); ``tables.py`` shows it. Pure: takes parsed qrels, runs
+and the request, returns the report.
 """
 
 from __future__ import annotations
@@ -12,13 +14,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..config import EvalOptions, EvalRequest
-from ..models import EvalReport
+from ..models import CurvePoint, EvalReport, JudgedShare, RankCount, ViewScore
 from ..patterns import EVAL_MEASURES
 from ..store.buildfolder import Qrels
 from . import analyses
 from .analyses import Scores
 from .measures import MeasureSpec, Scorer, parse_measures, takes_rel
-from .runs import Run
+from .runs import Run, retrieved_ids
 from .statistics import POWER, power_factor, units_per_subset
 
 #: A set size of `eval --sizes`: a number of queries, or the whole set.
@@ -54,7 +56,7 @@ def run_warnings(name: str, qrels: Qrels, run: Run, doc_ids: set[str] | None) ->
     if extra:
         warnings.append(f"{name}: {len(extra)} queries are not in the qrels and are ignored")
     if doc_ids is not None:
-        unknown = sorted({d for docs in run.values() for d, _ in docs if d not in doc_ids})
+        unknown = sorted(retrieved_ids(run) - doc_ids)
         if unknown:
             examples = ", ".join(unknown[:WARN_EXAMPLES])
             more = ", ..." if len(unknown) > WARN_EXAMPLES else ""
@@ -94,19 +96,68 @@ def measure_specs(qrels: Qrels, options: EvalOptions) -> list[MeasureSpec]:
     return parse_measures(names, rel=options.rel, gains=options.gains, grades=grades)
 
 
-def score_runs(
-    qrels: Qrels, runs: Mapping[str, Run], specs: list[MeasureSpec], articles: Mapping[str, str]
-) -> tuple[dict[str, dict[str, dict[str, float]]], Scores]:
-    """Every run's per-query values (run -> measure -> qid -> value) and the same as matrices."""
-    qids = list(qrels)
-    scorer = Scorer(qrels, specs)
-    values = {name: scorer.values(run) for name, run in runs.items()}
-    return values, Scores(
-        names=list(runs),
+@dataclass(frozen=True)
+class RunScores:
+    """What the evaluation reads from one run's documents: its per-query values (measure ->
+    qid -> value), its Judged@k, its warnings, and, where asked, its first relevant ranks,
+    recall curve, labelling views and recall counts (``analyses.recall_found``). Each run's
+    are its own, so runs can be scored apart (in several processes) and put side by side."""
+
+    values: dict[str, dict[str, float]]
+    judged: JudgedShare
+    warnings: list[str]
+    ranks: list[RankCount]
+    curve: list[CurvePoint]
+    views: list[ViewScore]
+    recall: dict[str, tuple[int, int]]
+
+
+class RunScorer:
+    """Scores runs one at a time for an evaluation: every measure's evaluator (and those of
+    the analyses asked for) reads the qrels once, here, for all the runs."""
+
+    def __init__(self, data: EvalInput, request: EvalRequest) -> None:
+        self.qrels, self.doc_ids, self.request = data.qrels, data.doc_ids, request
+        options = request.options
+        self.specs = measure_specs(data.qrels, options)
+        self.scorer = Scorer(data.qrels, self.specs)
+        self.judged = analyses.judged_scorer(data.qrels)
+        self.curve = (
+            Scorer(data.qrels, analyses.curve_specs(data.qrels, request.curve, options))
+            if request.curve
+            else None
+        )
+        self.views = analyses.view_scorers(data.qrels, request.views, options)
+
+    def score(self, name: str, run: Run) -> RunScores:
+        """One run's scores. With ``unjudged = "condensed"`` everything but Judged@k and the
+        warnings reads the run without its unjudged documents."""
+        request, qrels = self.request, self.qrels
+        read = analyses.condensed(qrels, run) if request.unjudged == "condensed" else run
+        return RunScores(
+            values=self.scorer.values(read),
+            judged=analyses.judged(self.judged, name, run),
+            warnings=run_warnings(name, qrels, run, self.doc_ids),
+            ranks=analyses.ranks(qrels, name, read, request.options.rel) if request.ranks else [],
+            curve=analyses.curve(self.curve, request.curve, name, read) if self.curve else [],
+            views=analyses.views(self.views, request.views, name, read),
+            recall=analyses.recall_found(qrels, read, self.specs) if request.micro else {},
+        )
+
+
+def score_matrices(
+    qids: list[str],
+    scored: Mapping[str, RunScores],
+    specs: list[MeasureSpec],
+    articles: Mapping[str, str],
+) -> Scores:
+    """Every run's per-query values as matrices."""
+    return Scores(
+        names=list(scored),
         specs=specs,
         qids=qids,
         clusters=[articles.get(qid, qid) for qid in qids],
-        matrices=[analyses.matrix(values[name], specs, qids) for name in runs],
+        matrices=[analyses.matrix(run.values, specs, qids) for run in scored.values()],
     )
 
 
@@ -158,13 +209,21 @@ def evaluate_runs(data: EvalInput, request: EvalRequest) -> EvalReport:
     relevant rank with ``ranks``, the labelling views with ``views``, micro recall with
     ``micro``, groups with ``data.groups``. With ``unjudged = "condensed"`` every analysis
     but Judged@k reads the runs without their unjudged documents."""
+    scorer = RunScorer(data, request)
+    scored = {name: scorer.score(name, run) for name, run in data.runs.items()}
+    return evaluate_scored(data, request, scored)
+
+
+def evaluate_scored(
+    data: EvalInput, request: EvalRequest, scored: Mapping[str, RunScores]
+) -> EvalReport:
+    """``evaluate_runs`` of runs already scored (``RunScorer.score``, in run order; this
+    reads ``data`` but its runs)."""
     options = request.options
     specs = measure_specs(data.qrels, options)
-    shares = analyses.judged(data.qrels, data.runs)
-    runs = (
-        analyses.condensed(data.qrels, data.runs) if request.unjudged == "condensed" else data.runs
-    )
-    values, scores = score_runs(data.qrels, runs, specs, data.articles)
+    shares = [run.judged for run in scored.values()]
+    scores = score_matrices(list(data.qrels), scored, specs, data.articles)
+    values = {name: run.values for name, run in scored.items()}
     qids = scores.qids
     warnings: list[str] = []
     if not scores.several_articles and qids:
@@ -174,8 +233,8 @@ def evaluate_runs(data: EvalInput, request: EvalRequest) -> EvalReport:
             f"the {len(qids)} queries come from one article: the interval over articles [a] "
             "cannot be computed; the one over queries [q] assumes they are independent"
         )
-    for name, run in data.runs.items():
-        warnings += run_warnings(name, data.qrels, run, data.doc_ids)
+    for run in scored.values():
+        warnings += run.warnings
     warnings += rel_warnings(data.qrels, options)
     compared = analyses.pairs(len(scores.names), request.pairs)
     warnings += analyses.judged_gaps(shares, compared)
@@ -217,7 +276,6 @@ def evaluate_runs(data: EvalInput, request: EvalRequest) -> EvalReport:
         if qids:
             needed = analyses.needed(scores, request.need, request.pairs)
         settings["need"] = {"delta": request.need, "power": POWER, "z_sum": power_factor()}
-    curve = analyses.curve(data.qrels, runs, request.curve, options) if request.curve else []
     grouped = []
     if data.groups is not None:
         by, group_of = data.groups
@@ -234,13 +292,21 @@ def evaluate_runs(data: EvalInput, request: EvalRequest) -> EvalReport:
         settings=settings,
         stability=stability,
         needed=needed,
-        curve=curve,
+        curve=[point for run in scored.values() for point in run.curve],
         summaries=summaries,
         comparisons=comparisons,
         per_query=values if request.per_query else None,
         warnings=warnings,
         judged=shares,
-        ranks=analyses.ranks(data.qrels, runs, options.rel) if request.ranks else [],
-        views=analyses.views(data.qrels, runs, request.views, options),
-        recall=analyses.recall_detail(data.qrels, runs, scores) if request.micro else [],
+        ranks=[row for run in scored.values() for row in run.ranks],
+        views=[
+            row
+            for view in request.views
+            for run in scored.values()
+            for row in run.views
+            if row.view == view
+        ],
+        recall=analyses.recall_detail(scores, [run.recall for run in scored.values()])
+        if request.micro
+        else [],
     )

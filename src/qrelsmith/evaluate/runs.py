@@ -8,7 +8,10 @@ among them) are read by ``buildfolder``.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable
+from itertools import chain, compress
+from operator import gt, itemgetter, ne
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -21,6 +24,13 @@ if TYPE_CHECKING:
 
 #: qid -> [(docid, score)], best first in trec_eval's order
 Run = dict[str, list[tuple[str, float]]]
+
+#: A run file as runs are written (ours, trec_eval's, Anserini's): six fields a line, one space
+#: between them, each line ended by a line break. A file that matches as a whole is split into
+#: its fields at once (``read_run``'s fast path); any other file (tabs, blank lines, a line
+#: that is no run line) is read line by line, which names a bad line. ``\S`` is the white
+#: space of ``str.split``, so the fields align.
+CANONICAL_RUN = re.compile(r"(?:\S++ \S++ \S++ \S++ \S++ \S++\n)*+")
 
 
 def order_run(scored: Iterable[tuple[str, str, float]]) -> Run:
@@ -48,7 +58,61 @@ def read_run(source: str | Path | IO[str], warn: Callable[[str], None] | None = 
     (``warn`` is told how many there were). A line that is no run line, or whose score is no
     finite number (NaN, inf would rank as numbers do not), is a DataError naming the file and
     the line."""
+    return read_tagged_run(source, warn)[0]
+
+
+def read_tagged_run(
+    source: str | Path | IO[str], warn: Callable[[str], None] | None = None
+) -> tuple[Run, str]:
+    """``read_run``'s run and its tag: the last field of its first line ('' without one)."""
     text, name = read_source(source)
+    run = canonical_run(text)
+    if run is None:
+        run = run_by_lines(text, name, warn)
+    first = text.split(None, 6)  # the first line's six fields, and the rest
+    return run, first[5] if len(first) > 5 else ""
+
+
+def canonical_run(text: str) -> Run | None:
+    """The run of a file in CANONICAL_RUN's form whose scores are finite numbers and whose
+    queries name each document once, as ``run_by_lines`` reads it; None for any other file
+    (``run_by_lines`` then says what is wrong, or warns of the repeated documents)."""
+    if text and not text.endswith("\n"):
+        text += "\n"
+    if CANONICAL_RUN.fullmatch(text) is None:
+        return None
+    fields = text.split()
+    if not fields:
+        return {}
+    qids, docids = fields[0::6], fields[2::6]
+    try:
+        scores = list(map(float, fields[4::6]))
+    except ValueError:
+        return None
+    if not all(map(math.isfinite, scores)):
+        return None
+    pairs = list(zip(docids, scores, strict=True))
+    # a query's lines are usually together: one slice each, joined when a query comes back
+    starts = [0, *compress(range(1, len(qids)), map(ne, qids[1:], qids[:-1]))]
+    run: Run = {}
+    for low, high in zip(starts, [*starts[1:], len(qids)], strict=True):
+        docs = run.get(qids[low])
+        if docs is None:
+            run[qids[low]] = pairs[low:high]
+        else:
+            docs += pairs[low:high]
+    for docs in run.values():
+        if len(dict(docs)) != len(docs):
+            return None
+        ranked = list(map(itemgetter(1), docs))
+        if not all(map(gt, ranked, ranked[1:])):  # scores falling, no tie: in order already
+            docs.sort(key=_score_then_docid, reverse=True)
+    return run
+
+
+def run_by_lines(text: str, name: str, warn: Callable[[str], None] | None = None) -> Run:
+    """``read_run`` line by line: any white space between fields, blank lines, repeated
+    documents (the first kept, ``warn`` told); a bad line is a DataError naming it."""
     seen: set[tuple[str, str]] = set()
     unique = []
     duplicates: list[int] = []
@@ -120,6 +184,11 @@ def run_names(paths: list[str]) -> list[str]:
     return [p if stems.count(s) > 1 else s for p, s in zip(paths, stems, strict=True)]
 
 
+def retrieved_ids(run: Run) -> set[str]:
+    """Every document id a run retrieves."""
+    return set(map(itemgetter(0), chain.from_iterable(run.values())))
+
+
 def check_run_ids(shown: str, run: Run, build: Build, folder: str) -> None:
     """DataError when a run names none of the build's queries or none of its documents: it
     was made for another build (or other chunks), and would score 0 (eval) or look suspicious
@@ -132,8 +201,8 @@ def check_run_ids(shown: str, run: Run, build: Build, folder: str) -> None:
             "a run of another build?"
         )
     if build.corpus:
-        retrieved = {doc for docs in run.values() for doc, _ in docs}
-        if not retrieved & build.doc_ids:
+        retrieved = retrieved_ids(run)
+        if retrieved.isdisjoint(build.doc_ids):
             raise DataError(
                 f"{shown}: none of its {len(retrieved)} retrieved documents is in "
                 f"{folder}/{CORPUS}: a run of another build, or of your own chunks "

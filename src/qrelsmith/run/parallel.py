@@ -20,7 +20,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, TypeVar
@@ -329,3 +329,34 @@ def _produce_part(produce: Callable[[], Iterable[Any]], descriptor: int, parent:
     with os.fdopen(os.dup(descriptor), "wb") as out:
         for item in produce():
             pickle.dump(item, out, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def in_parts(parts: Sequence[Callable[[], Iterable[Item]]]) -> Generator[Item, None, None]:
+    """The items of every part, part after part: this process makes the first part's while
+    forked copies (``ForkedPart``) make the others' at the same time; where there is no fork,
+    this process makes them all, one after the other."""
+    if len(parts) < 2 or not ForkedPart.available():
+        for part in parts:
+            yield from part()
+        return
+    forked = [ForkedPart(part) for part in parts[1:]]
+    try:
+        yield from parts[0]()
+        for child in forked:
+            yield from child.items()
+    finally:
+        for child in forked:
+            child.close()
+
+
+def cuts(weights: Sequence[int], parts: int) -> list[int]:
+    """Where to cut items of ``weights`` into at most ``parts`` consecutive parts of about
+    the same weight, each of one item or more: the bounds, from 0 to ``len(weights)``."""
+    total = sum(weights)
+    bounds = [0]
+    reached = 0
+    for index, weight in enumerate(weights[:-1], 1):
+        reached += weight
+        if len(bounds) < parts and reached * parts >= total * len(bounds):
+            bounds.append(index)
+    return [*bounds, len(weights)] if weights else [0]
