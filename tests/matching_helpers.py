@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from qrelsmith import match_reference, parse_article
 from qrelsmith.labelling.matching import HeadingIndex, SectionHeadings
 from qrelsmith.models import Article
 
 
-def page(*headings: str) -> Article:
-    """An article whose H2s (and "- " prefixed H3s) are ``headings``, each with a little text."""
+def page(*headings: str, says: Mapping[str, str] | None = None) -> Article:
+    """An article whose H2s (and "- " prefixed H3s) are ``headings``, each with a little text
+    (``says``: a heading's text, "t" for the others)."""
+    said = says or {}
     html = "".join(
-        f"<h3>{h[2:]}</h3><p>t</p>" if h.startswith("- ") else f"<h2>{h}</h2><p>t</p>"
+        f"<h3>{h[2:]}</h3><p>{said.get(h[2:], 't')}</p>"
+        if h.startswith("- ")
+        else f"<h2>{h}</h2><p>{said.get(h, 't')}</p>"
         for h in headings
     )
     return parse_article(f"<article>{html}</article>", "page.html")

@@ -26,10 +26,13 @@ BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_matching.py"
 #: 28's second round (the order places rows no heading resembles, siblings decided by their
 #: phrase): per reference 99.84 / 89.95, table order 99.84 / 93.59 (+51 right rows, none
 #: wrong); the right floors follow (a loss of about three rows fails them), precision stays.
+#: Its third round (the order places a row only where the text supports the place): table
+#: order 99.84 / 93.01 (8 of rule 6's rows, 0.58 points, had no word or answer of their own
+#: in the place); the table's right floor follows down by as much, precision stays.
 MIN_PRECISION = 99.6
 MIN_RIGHT = 89.8
 MIN_TABLE_PRECISION = 99.7
-MIN_TABLE_RIGHT = 93.4
+MIN_TABLE_RIGHT = 92.8
 
 
 def _bench():  # type: ignore[no-untyped-def]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from matching_helpers import index_of, page, rows
 from qrelsmith import match_table, parse_article
+from qrelsmith.labelling.content import SectionText
 from qrelsmith.labelling.matching import HeadingIndex
 from qrelsmith.labelling.matching.order import (
     brackets,
@@ -234,14 +235,20 @@ def test_a_row_between_two_members_takes_the_one_member_between_them() -> None:
 
 
 def test_a_table_that_names_subheadings_is_bounded_by_them() -> None:
+    # every section between says "casos de uso": the bounds alone decide here
+    says = {h: "Casos de uso." for h in ("Rendimiento", "Streaming", "Escenarios")}
     # the neighbours name H2s: the subheadings between them are not what the row names
-    h2s = page("Ventajas", "- Rendimiento", "- Streaming", "Escenarios", "Inconvenientes")
+    h2s = page(
+        "Ventajas", "- Rendimiento", "- Streaming", "Escenarios", "Inconvenientes", says=says
+    )
     between_h2s = match_table(
         [(r, (), ()) for r in ("Ventajas", "Casos de uso", "Inconvenientes")], h2s
     )
     assert (between_h2s[1].rule, between_h2s[1].section_ids) == ("order", [h2s.sections[1].id])
     # the neighbours name subheadings: Streaming (Ventajas) and Escenarios lie between
-    subheads = page("Ventajas", "- Rendimiento", "- Streaming", "Escenarios", "- Navegadores")
+    subheads = page(
+        "Ventajas", "- Rendimiento", "- Streaming", "Escenarios", "- Navegadores", says=says
+    )
     between_h3s = match_table(
         [(r, (), ()) for r in ("Rendimiento", "Casos de uso", "Navegadores")], subheads
     )
@@ -250,13 +257,14 @@ def test_a_table_that_names_subheadings_is_bounded_by_them() -> None:
     # "Rendimiento" in its section, may be what the row names as well as "Escenarios"
     after_h3 = match_table(
         [(r, (), ()) for r in ("Rendimiento", "Casos de uso", "Fin")],
-        page("Ventajas", "- Rendimiento", "- Streaming", "Escenarios", "Fin"),
+        page("Ventajas", "- Rendimiento", "- Streaming", "Escenarios", "Fin", says=says),
     )
     assert after_h3[1].section_ids == []
 
 
 def test_open_rows_take_the_sections_between_their_neighbours_only_one_each() -> None:
-    article = page("Inicio", "Uso", "Ajustes", "Fin")
+    says = {"Uso": "Zzz, xxx.", "Ajustes": "Yyy, xxx."}
+    article = page("Inicio", "Uso", "Ajustes", "Fin", says=says)
     ids = [s.id for s in article.sections]
     # two open rows, two sections between their neighbours: one each, in order
     two = match_table([(r, (), ()) for r in ("Inicio", "Zzz", "Yyy", "Fin")], article)
@@ -264,7 +272,100 @@ def test_open_rows_take_the_sections_between_their_neighbours_only_one_each() ->
     # three open rows for two sections: one of them names something else
     three = match_table([(r, (), ()) for r in ("Inicio", "Zzz", "Yyy", "Xxx", "Fin")], article)
     assert [m.section_ids for m in three[1:4]] == [[], [], []]
-    article = page("Inicio", "Uso", "Fin")
+    article = page("Inicio", "Uso", "Fin", says=says)
     # neighbours that are next to each other on the page leave no place between them
     adjacent = match_table([(r, (), ()) for r in ("Inicio", "Zzz", "Uso")], article)
     assert adjacent[1].section_ids == []
+
+
+# ------------------------------------------------------------- by_place: the text's support
+
+
+def fixture_table(name: str) -> tuple[Article, list[Match]]:
+    """A fixture's table matched as a build does, each row with its query and answer."""
+    article = parse_article((FIXTURES / name).read_bytes(), path=name)
+    assert article.table is not None
+    rows = [(r.reference, (), (r.query, r.answer)) for r in article.table.rows]
+    return article, match_table(rows, article)
+
+
+def test_a_row_naming_a_topic_the_page_does_not_cover_stays_open() -> None:
+    # "ウィンドウ関数" lies between two decided rows with one section between them, but the
+    # page does not cover window functions: that section ("集計関数を使う") shares one word
+    # of six with it ("関数") and does not hold its answer (ROW_NUMBER() OVER ...)
+    article, matches = fixture_table("sql-aggregates.html")
+    assert [m.rule for m in matches] == ["exact", None, "exact", "exact"]
+    assert (matches[1].section_ids, matches[1].reason) == ([], "unmatched")
+    # half of the row's words are there ("関数" of "ROW_NUMBER 関数"), but not the item it
+    # names, the identifier
+    pages = ("WHERE で絞り込む", "集計関数を使う", "GROUP BY でまとめる")
+    plain = page(*pages, says={"集計関数を使う": "集計関数は行の値をまとめます。"})
+    named = match_table(
+        [(r, (), ()) for r in ("WHERE で絞り込む", "ROW_NUMBER 関数", "GROUP BY でまとめる")], plain
+    )
+    assert (named[1].section_ids, named[1].reason) == ([], "unmatched")
+    # where the section writes what the row names, the order places it
+    says = {"集計関数を使う": "ウィンドウ関数は行ごとに集計します。"}
+    written = page(*pages, says=says)
+    placed = match_table(
+        [(r, (), ()) for r in ("WHERE で絞り込む", "ウィンドウ関数", "GROUP BY でまとめる")],
+        written,
+    )
+    assert (placed[1].rule, placed[1].section_ids) == ("order", [written.sections[1].id])
+
+
+def test_an_item_row_is_not_given_the_overview_that_lists_every_item() -> None:
+    # "XLOOKUP" lies between "Overview" and its subheading "Choosing a function", and the
+    # overview names it, but its answer is written in "Searching in any direction" only
+    article, matches = fixture_table("lookup-functions.html")
+    overview = article.sections[0].id
+    assert [(m.rule, m.section_ids) for m in matches[:3]] == [
+        ("exact", [overview]),
+        (None, []),
+        ("exact", [overview]),
+    ]
+
+
+def test_a_place_another_section_names_better_stays_open() -> None:
+    # the overview writes two of the row's three words; "Búsqueda", outside the neighbours,
+    # writes all three
+    says = {
+        "Funciones": "XLOOKUP y los comodines.",
+        "Búsqueda": "XLOOKUP acepta comodines y una coincidencia aproximada.",
+    }
+    article = page("Funciones", "- Versiones", "Búsqueda", says=says)
+    table = [(r, (), ()) for r in ("Funciones", "XLOOKUP comodines aproximada", "Versiones")]
+    assert match_table(table, article)[1].section_ids == []
+    # when the overview writes them all, no section names the row better
+    says["Funciones"] = "XLOOKUP, los comodines y la coincidencia aproximada."
+    article = page("Funciones", "- Versiones", "Búsqueda", says=says)
+    assert match_table(table, article)[1].section_ids == [article.sections[0].id]
+
+
+def test_a_section_that_lists_the_table_s_items_is_no_rival() -> None:
+    # "Miembros" names every member and holds the row's description; "CArray::Copiar"
+    # (its heading translated) names "CArray" and "Copy" without that description
+    says = {
+        "Miembros": "CArray::Add agrega un elemento. CArray::Copy reemplaza los elementos "
+        "por los de otra matriz. CArray::Find devuelve un índice.",
+        "CArray::Copiar": "Copy copia otra matriz en esta.",
+    }
+    article = page("Miembros", "CArray::Add", "CArray::Copiar", "CArray::Find", says=says)
+    table = [
+        ("CArray::Add", (), ()),
+        ("CArray::Copy", (), ("Reemplaza los elementos por los de otra matriz.",)),
+        ("CArray::Find", (), ()),
+    ]
+    matches = match_table(table, article)
+    assert (matches[1].rule, matches[1].section_ids) == ("order", [article.sections[2].id])
+
+
+def test_with_no_section_text_the_order_places_nothing() -> None:
+    # the text is what supports a place: an index asked with no text leaves the row open
+    says = {"Uso": "Zzz."}
+    article = page("Inicio", "Uso", "Fin", says=says)
+    index = HeadingIndex.from_article(article)
+    table = rows("Inicio", "Zzz", "Fin")
+    assert index.match_rows(table)[1].section_ids == []
+    placed = index.match_rows(table, content=lambda: SectionText.from_article(article))
+    assert (placed[1].rule, placed[1].section_ids) == ("order", [article.sections[1].id])

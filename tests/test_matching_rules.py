@@ -295,6 +295,26 @@ def test_siblings_in_a_near_tie_are_decided_by_the_phrase_they_differ_in() -> No
     assert (both.section_ids, both.reason) == ([], "ambiguous")
 
 
+def test_a_generic_or_topic_word_decides_no_sibling() -> None:
+    # "Update a service" and "Test a service using Compose" tie on "a service"; a telling
+    # word is neither generic ("using") nor the page's topic ("Compose": every section says
+    # "Docker Compose"), so "Using a service" stays open, and "Update a service using
+    # Compose" is decided by "update" alone
+    article = fixture_page("service-steps.html")
+    generic = match_reference("Using a service", article)
+    assert (generic.section_ids, generic.reason) == ([], "ambiguous")
+    assert generic.candidates == ["Test a service using Compose", "Update a service"]
+    update = match_reference("Update a service using Compose", article)
+    assert (update.rule, update.section_ids) == ("fuzzy", [article.sections[1].id])
+    # in a table the order leaves the generic row open too (a tie stays one)
+    assert article.table is not None
+    rows = [(row.reference, (), (row.query,)) for row in article.table.rows]
+    assert [m.section_ids for m in match_table(rows, article)][1:3] == [
+        [article.sections[1].id],
+        [],
+    ]
+
+
 def test_the_phrase_the_reference_adds_names_the_sibling_it_means() -> None:
     # what the reference adds to the most similar heading ("コントロール") names two
     # siblings that resemble it too, but only that heading shares a phrase of its own with

@@ -214,6 +214,14 @@ def units(text: str) -> list[str]:
     return out
 
 
+def holds_unit(folded: str, unit: str) -> bool:
+    """A folded text (``comparable``) holds a unit: a Latin unit (a word's stem, an
+    identifier) at a word's start ("progr" in "programs"), a bigram anywhere."""
+    if unit not in folded:
+        return False
+    return not unit.isascii() or re.search(r"(?<![0-9a-z])" + re.escape(unit), folded) is not None
+
+
 _GENERIC = frozenset(stem(word) for word in GENERIC_UNITS)
 
 

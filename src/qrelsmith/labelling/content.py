@@ -17,9 +17,10 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from .. import patterns
-from ..models import Article, Section
+from ..models import Article
 from ..text import bm25_idf, bm25_norm, bm25_weight, is_light_unit, units
 from .evidence import ArticleText
 
@@ -47,32 +48,43 @@ class Ranked:
         return next((s for sid, s in self.scores if sid == section_id), 0.0)
 
 
+@dataclass(frozen=True, slots=True)
+class _Text:
+    """A section as reading its text needs it (``evidence.Readable``)."""
+
+    id: str
+    text: str
+
+
 class SectionText:
     """BM25 over one article's sections (id, text), in the matcher's units."""
 
     def __init__(self, sections: Iterable[tuple[str, str]]):
-        self.ids: list[str] = []
-        self._counts: list[Counter[str]] = []
-        lengths: list[int] = []
+        self._texts: dict[str, str] = dict(sections)
+        self.ids: list[str] = list(self._texts)
+        self._read: ArticleText | None = None
+
+    @cached_property
+    def _index(self) -> tuple[list[Counter[str]], list[int], float, dict[str, float]]:
+        """The BM25 index (each section's unit counts, lengths, their average, each unit's
+        idf), made on first use: the places of the table's order read only ``held``."""
+        counts = [Counter(units(self._texts[section_id])) for section_id in self.ids]
+        lengths = [sum(found.values()) for found in counts]
         frequency: Counter[str] = Counter()
-        self._texts: dict[str, str] = {}
-        for section_id, text in sections:
-            found = Counter(units(text))
-            self._texts[section_id] = text
-            self.ids.append(section_id)
-            self._counts.append(found)
-            lengths.append(sum(found.values()))
+        for found in counts:
             frequency.update(found.keys())
-        self._lengths = lengths
-        self._average = (sum(lengths) / len(lengths)) if lengths else 0.0
-        count = len(self.ids)
-        self._idf = {unit: bm25_idf(count, n) for unit, n in frequency.items()}
-        self._read: tuple[ArticleText, dict[str, Section]] | None = None
+        average = (sum(lengths) / len(lengths)) if lengths else 0.0
+        idf = {unit: bm25_idf(len(self.ids), n) for unit, n in frequency.items()}
+        return counts, lengths, average, idf
 
     @classmethod
     def from_article(cls, article: Article) -> SectionText:
         """The article's corpus sections (excluded ones have no text to offer)."""
         return cls((section.id, section.text) for section in article.sections)
+
+    def text_of(self, section_id: str) -> str:
+        """A section's text ("" for a section not indexed)."""
+        return self._texts.get(section_id, "")
 
     def held(self, section_id: str, texts: Sequence[str]) -> frozenset[int]:
         """Which of ``texts`` (a row's cells, by number) the section holds as evidence would
@@ -80,14 +92,11 @@ class SectionText:
         if section_id not in self._texts:
             return frozenset()
         if self._read is None:  # made on first use: most tables ask nothing of the text
-            sections = {
-                sid: Section.model_construct(id=sid, article_id="", index=n, heading="", text=t)
-                for n, (sid, t) in enumerate(self._texts.items())
-            }
-            self._read = (ArticleText(list(sections.values())), sections)
-        read, sections = self._read
-        section = sections[section_id]
-        return frozenset(n for n, cell in enumerate(texts) if read.holds_answer(cell, section))
+            self._read = ArticleText([])
+        section = _Text(section_id, self._texts[section_id])
+        return frozenset(
+            n for n, cell in enumerate(texts) if self._read.holds_answer(cell, section)
+        )
 
     def rank(self, texts: Sequence[str]) -> Ranked:
         """Every section's BM25 score for the units of ``texts`` together, best first (the
@@ -95,16 +104,17 @@ class SectionText:
         ``patterns.LIGHT_WEIGHT``; a unit no section holds adds nothing."""
         query = Counter(u for text in texts for u in units(text))
         k1, b = patterns.BM25_K1, patterns.BM25_B
+        every, lengths, average, idf = self._index
         scored: list[tuple[str, float]] = []
-        for number, counts in enumerate(self._counts):
-            length = self._lengths[number]
-            norm = bm25_norm(length, self._average, k1, b) if self._average else k1
+        for number, counts in enumerate(every):
+            length = lengths[number]
+            norm = bm25_norm(length, average, k1, b) if average else k1
             total = 0.0
             for unit, times in query.items():
                 tf = counts.get(unit)
                 if not tf:
                     continue
-                weight = self._idf[unit] * (patterns.LIGHT_WEIGHT if is_light_unit(unit) else 1.0)
+                weight = idf[unit] * (patterns.LIGHT_WEIGHT if is_light_unit(unit) else 1.0)
                 total += bm25_weight(times * weight, tf, norm, k1)
             scored.append((self.ids[number], total))
         order = sorted(range(len(scored)), key=lambda n: (-scored[n][1], n))

@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ..models import Article, Evidence, GoldenQuery, Section
 from ..patterns import MATCH_CONFIDENCE
@@ -245,6 +246,16 @@ def checkable_values(answer: str) -> frozenset[str]:
     )
 
 
+class Readable(Protocol):
+    """What reading a section's text needs of it: its id (the key of what was read) and text."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+
 @dataclass
 class ArticleText:
     """An article's sections, each read (folded, split into sentences) on first use."""
@@ -252,7 +263,7 @@ class ArticleText:
     sections: Sequence[Section]
     _read: dict[str, _Read] = field(default_factory=dict)
 
-    def read(self, section: Section) -> _Read:
+    def read(self, section: Readable) -> _Read:
         """The section's text as the spans need it."""
         done = self._read.get(section.id)
         if done is None:
@@ -300,12 +311,12 @@ class ArticleText:
         words = self.read(section).words
         return any(value in words for value in values)
 
-    def holds_all(self, section: Section, values: Iterable[str]) -> bool:
+    def holds_all(self, section: Readable, values: Iterable[str]) -> bool:
         """True when the section's text has every one of the values as a word."""
         words = self.read(section).words
         return all(value in words for value in values)
 
-    def holds_answer(self, answer: str, section: Section) -> bool:
+    def holds_answer(self, answer: str, section: Readable) -> bool:
         """Whether the section holds ``answer``: every value of a checkable answer, else the
         whole answer, or every one of its content units (light ones aside) within one window
         of sentences. Stricter than a span, which half the answer's weight earns: a window

@@ -16,7 +16,6 @@ import this module for type hints only).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -27,7 +26,7 @@ from ... import patterns
 from ...config import BuildOptions, build_options
 from ...models import Article, Match
 from ...store.layout import section_number
-from ...text import comparable, is_light_unit
+from ...text import comparable, holds_unit, is_light_unit
 from ..content import SectionText
 from . import order, rules
 from .forms import Form, Target
@@ -68,9 +67,12 @@ class HeadingIndex:
         sections: Iterable[SectionHeadings],
         anchors: Mapping[str, str] | None = None,
         texts: Sequence[str] = (),
+        text_ids: Sequence[str] = (),
     ):
-        #: the corpus sections' text, read only to tell the page's topic units (``topic``)
+        #: the corpus sections' text, read to tell the page's topic units (``topic``), and
+        #: their section ids (``folded_text``)
         self.texts = texts
+        self.text_ids = {section_id: n for n, section_id in enumerate(text_ids)}
         self._topics: dict[str, bool] = {}
         self.targets: list[Target] = []
         self.forms: list[Form] = []
@@ -118,6 +120,7 @@ class HeadingIndex:
             (headings for _, headings in numbered),
             anchors,
             [section.text for section in article.sections],
+            [section.id for section in article.sections],
         )
 
     # ----------------------------------------------------------------- lookups
@@ -192,6 +195,12 @@ class HeadingIndex:
         """The sections' text folded as units are read (``text.comparable``), made once."""
         return [comparable(text) for text in self.texts]
 
+    def folded_text(self, section_id: str) -> str | None:
+        """A section's text folded as units are read (``text.comparable``), made once for
+        the topic and the table's order; None for a section whose text is not indexed."""
+        number = self.text_ids.get(section_id)
+        return None if number is None else self._folded_texts[number]
+
     def topic(self, unit: str) -> bool:
         """A unit of the page's topic: at least ``TOPIC_SHARE`` of its sections hold
         it in their text ("エラー" on a page of Excel errors, "rate" and "limit" on one of rate
@@ -202,11 +211,7 @@ class HeadingIndex:
             return False
         known = self._topics.get(unit)
         if known is None:
-            if unit.isascii():
-                start = re.compile(r"(?<![0-9a-z])" + re.escape(unit))
-                held = sum(1 for text in self._folded_texts if start.search(text))
-            else:
-                held = sum(1 for text in self._folded_texts if unit in text)
+            held = sum(1 for text in self._folded_texts if holds_unit(text, unit))
             known = self._topics[unit] = held >= TOPIC_SHARE * len(self.texts)
         return known
 
@@ -225,6 +230,10 @@ class HeadingIndex:
             and self._heading_frequency.get(unit, 0) <= 1
             and not self.topic(unit)
         )
+
+    def specific(self, form: Form) -> frozenset[str]:
+        """A text's units that name an item (``_specific``)."""
+        return frozenset(u for u in form.units if self._specific(u, form))
 
     def names_item(self, reference: Form, position: int) -> bool:
         """False when a reference and a heading share only generic or topic units and each
