@@ -327,3 +327,71 @@ def test_the_phrase_the_reference_adds_names_the_sibling_it_means() -> None:
     # a reference that names phrases of both siblings ("VSTO アドイン", "デザイン時") stays open
     mixed = "VSTO アドインで、デザイン時に ListObject コントロールのサイズを変更する"
     assert match_reference(mixed, article).reason == "ambiguous"
+
+
+# --------------------------------------------------------------------------- the item named
+
+
+def table_sections(article: Article) -> list[list[str]]:
+    assert article.table is not None
+    rows = [(row.reference, (), (row.query,)) for row in article.table.rows]
+    return [m.section_ids for m in match_table(rows, article)]
+
+
+def test_a_cjk_reference_naming_another_action_stays_open() -> None:
+    # "削除" (delete) and "삭제" name an action the page has no heading for; the sibling
+    # heading shares the object ("サービス", "서비스") and names another action ("更新",
+    # "갱신") in the same place: no match, alone or in the table
+    ja = fixture_page("compose-cleanup.html")
+    ko = fixture_page("compose-steps-ko.html")
+    for article, reference in (
+        (ja, "Docker Compose のサービスを削除します"),
+        (ja, "サービスを削除"),
+        (ko, "Docker Compose 서비스를 삭제합니다"),
+        (ko, "Docker Compose 서비스 삭제하기"),
+    ):
+        match = match_reference(reference, article)
+        assert (match.section_ids, match.reason) == ([], "unmatched"), reference
+    assert table_sections(ja) == [[ja.sections[0].id], [], [ja.sections[1].id], [ja.sections[3].id]]
+    assert table_sections(ko) == [[ko.sections[0].id], [], [ko.sections[3].id]]
+
+
+def test_the_same_action_inflected_or_with_other_particles_still_matches() -> None:
+    ja = fixture_page("compose-cleanup.html")
+    ko = fixture_page("compose-steps-ko.html")
+    for article, reference in (
+        (ja, "Docker Compose のサービスを更新します"),
+        (ja, "サービスを更新します"),
+        (ja, "Docker Compose のサービスの更新"),
+        (ja, "サービスをテストします"),
+        (ko, "Docker Compose 서비스를 갱신합니다"),
+        (ko, "서비스의 갱신"),
+    ):
+        match = match_reference(reference, article)
+        assert (match.rule, match.section_ids) == (
+            "fuzzy",
+            [article.sections[2 if "テスト" in reference else 1].id],
+        ), reference
+
+
+def test_a_kin_word_in_the_same_place_is_no_other_item() -> None:
+    index = index_of(
+        "インストール", "サーバーを起動する", "세계 변형 행렬", "ログを確認", "更新後の設定を確認"
+    )
+    # a compound holding the heading's unit ("再起動" / "起動") or a character of its word
+    # ("변환" / "변형"): the same item said otherwise; a word the heading holds elsewhere
+    # ("更新") is no word of the reference's own
+    for reference, position in (
+        ("サーバーを再起動する", 1),
+        ("세계 변환 행렬", 2),
+        ("設定を更新", 4),
+    ):
+        match = fuzzy_rule(index, Form(reference), OPTIONS).match
+        assert match.section_ids == [f"p#{position}"], reference
+    # two compounds of their own in the same place name two actions
+    assert fuzzy_rule(index, Form("ログを削除"), OPTIONS).match.section_ids == []
+    assert fuzzy_rule(index, Form("세계 회전 행렬"), OPTIONS).match.section_ids == []
+    assert Form("Docker Compose 서비스를 삭제합니다").content_words[2:] == (
+        ("서비스", frozenset({"서비", "비스"})),
+        ("삭제", frozenset({"삭제"})),
+    )

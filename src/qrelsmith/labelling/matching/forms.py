@@ -41,6 +41,22 @@ class Target:
         return (low is None or low <= self.position) and (high is None or self.position <= high)
 
 
+#: Endings and particles a Korean word carries after its stem ("삭제합니다", "서비스를"): set
+#: aside to read the word a reference and a heading name (``Form.content_words``), longest
+#: first, one per word and only where two letters of stem are left. Chosen as the common
+#: particles and the verb endings of reference cells and headings ("…하기", "…합니다").
+HANGUL_ENDINGS = (
+    "합니다", "하세요", "하려면", "하는", "하기", "하다", "한다", "하고", "하여", "해서",
+    "에서", "으로", "에게", "까지", "부터", "을", "를", "은", "는", "이", "가", "의", "에",
+    "로", "와", "과", "도", "만",
+)  # fmt: skip
+#: The words of a Japanese run: a run of kanji (a Sino-Japanese compound: "削除", "更新") or
+#: of katakana ("サービス"); hiragana (particles, okurigana) parts them.
+_JAPANESE_WORD = re.compile(
+    r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆]{2,}|[\u30a0-\u30ffー]{2,}"
+)
+
+
 _DIGITS = re.compile(r"\d+")
 _IDENTIFIER = re.compile(r"[a-z][A-Z]|[_0-9]")
 _LETTER = re.compile(r"[a-z]")
@@ -110,6 +126,25 @@ class Form:
         for token in _SYMBOL_TOKEN.findall(self.text):
             found.update(units(" ".join(run for kind, run, _ in runs(token) if kind == "word")))
         return frozenset(found & self.units)
+
+    @cached_property
+    def content_words(self) -> tuple[tuple[str, frozenset[str]], ...]:
+        """The words of the text in order, each with its units: Latin words, and the CJK and
+        Hangul words that may name an item (runs of two kanji or more, of katakana, Hangul
+        words without their ending: ``HANGUL_ENDINGS``). Kana particles and single kanji are
+        none. What ``HeadingIndex.names_item`` aligns a reference and a heading by."""
+        found: list[tuple[str, frozenset[str]]] = []
+        for kind, run, _ in runs(self.text):
+            if kind == "word":
+                words = [run] if run not in patterns.MATCH_STOPWORDS else []
+            elif kind == "hangul":
+                ending = next((e for e in HANGUL_ENDINGS if run.endswith(e)), "")
+                stem_ = run[: len(run) - len(ending)] if len(run) - len(ending) >= 2 else run
+                words = [stem_] if len(stem_) >= 2 else []
+            else:
+                words = _JAPANESE_WORD.findall(run)
+            found.extend((word, frozenset(units(word))) for word in words)
+        return tuple(found)
 
     @cached_property
     def digits(self) -> tuple[str, ...]:

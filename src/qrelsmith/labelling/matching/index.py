@@ -240,6 +240,8 @@ class HeadingIndex:
         holds a specific unit the other lacks ("#VALUE! エラー" / "#N/A エラーの意味",
         "WebSocket rate limiting" / "Rate limit headers"): they name different items."""
         heading = self.forms[position]
+        if self.other_item(reference, heading):
+            return False  # a word each in the same place: "削除" / "更新"
         shared = reference.units & heading.units
         if shared & (reference.marked | heading.marked):
             return True  # an identifier, a number or a symbol-bearing word in common
@@ -248,6 +250,37 @@ class HeadingIndex:
         if not own or not theirs:
             return True
         return any(self.telling(unit) for unit in shared)
+
+    def other_item(self, reference: Form, heading: Form) -> bool:
+        """A reference and a heading each hold a CJK or Hangul word of their own in the same
+        place ("サービスを削除します" / "サービスを更新する"): they name different items. A
+        word that shares a unit with the other text ("再起動" / "起動"), or a character with
+        the other's word there (a kin word: "변환" / "변형"), and a particle or an inflection
+        ("削除する" / "を削除") are no such word."""
+        mine, theirs = self._slots(reference, heading), self._slots(heading, reference)
+        return any(
+            not set(word) & set(other)
+            for place in mine.keys() & theirs.keys()
+            for word in mine[place]
+            for other in theirs[place]
+        )
+
+    def _slots(
+        self, form: Form, other: Form
+    ) -> dict[tuple[frozenset[str], frozenset[str]], list[str]]:
+        """``form``'s CJK and Hangul words that name something (a telling unit) and share no
+        unit with ``other``, by their place: the units the nearest words before and after
+        that ``other`` holds share with it (empty at an edge)."""
+        words = form.content_words
+        held = [word_units & other.units for _, word_units in words]
+        found: dict[tuple[frozenset[str], frozenset[str]], list[str]] = {}
+        for n, (word, word_units) in enumerate(words):
+            if held[n] or word.isascii() or not any(self.telling(u) for u in word_units):
+                continue
+            before = next((h for h in reversed(held[:n]) if h), frozenset())
+            after = next((h for h in held[n + 1 :] if h), frozenset())
+            found.setdefault((before, after), []).append(word)
+        return found
 
     def similarity(self, reference: Form, position: int) -> tuple[float, float]:
         """(similarity 0-1, recall) of a reference and one heading."""
