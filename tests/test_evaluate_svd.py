@@ -83,3 +83,18 @@ def test_truncated_svd_is_scikit_learns_to_the_bit(
     assert components.shape == svd.components_.shape == (min(rows, dims), columns)
     assert np.array_equal(components, svd.components_)
     assert np.array_equal(ours, theirs)
+
+
+def test_without_scipys_private_routines_the_products_run_whole_on_one_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Should a scipy release move ``_sparsetools``, the products are scipy's public ones:
+    not cut, the same doubles."""
+    monkeypatch.setattr(svd, "_SPARSETOOLS", None)
+    matrix = _matrix(60, 40, seed=5)
+    dense = np.random.RandomState(6).normal(size=(40, 7))
+    products = SplitProducts(matrix, 2)
+    assert products.rows == [] and products.columns == []
+    assert np.array_equal(products.times(dense), matrix @ dense)
+    other = np.random.RandomState(7).normal(size=(60, 7))
+    assert np.array_equal(products.transposed_times(other), matrix.T @ other)

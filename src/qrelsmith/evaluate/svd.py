@@ -31,9 +31,21 @@ from scipy import linalg, sparse
 OVERSAMPLES = 10
 POWER_ITERATIONS = 5
 
+
 #: scipy's sparse routines, which its products call: here each is called on a part of the
 #: matrix, writing into its rows of the result (no copy of a part, no part's result copied).
-_SPARSETOOLS: Any = importlib.import_module("scipy.sparse._sparsetools")
+#: They are private to scipy: should a release move them, the products run on one thread
+#: through scipy's public ``@`` (the same doubles, only slower).
+def _sparsetools() -> Any:
+    try:
+        module = importlib.import_module("scipy.sparse._sparsetools")
+    except ImportError:
+        return None
+    wanted = ("csr_matvecs", "csc_matvecs")
+    return module if all(hasattr(module, name) for name in wanted) else None
+
+
+_SPARSETOOLS: Any = _sparsetools()
 
 
 def _cuts(weights: NDArray[Any], parts: int) -> list[int]:
@@ -62,7 +74,7 @@ class SplitProducts:
         self.threads = max(1, threads)
         self.rows: list[tuple[int, int]] = []
         self.columns: list[tuple[int, int, sparse.csr_matrix]] = []
-        if self.threads < 2:
+        if self.threads < 2 or _SPARSETOOLS is None:
             return
         self.rows = _pairs(_cuts(np.diff(matrix.indptr), self.threads))
         per_column = np.bincount(matrix.indices, minlength=self.shape[1])
