@@ -395,3 +395,20 @@ def test_a_kin_word_in_the_same_place_is_no_other_item() -> None:
         ("서비스", frozenset({"서비", "비스"})),
         ("삭제", frozenset({"삭제"})),
     )
+
+
+def test_an_item_reference_is_not_given_the_overview_heading() -> None:
+    # "連結用の文字列関数" shares "文字列関数" with the overview "文字列関数の全体像", which
+    # mentions every function; the item is "TEXTJOIN と CONCAT": the overview is no match
+    article = fixture_page("string-functions-overview.html")
+    overview = article.sections[0].id
+    assert table_sections(article) == [[article.sections[1].id], [article.sections[3].id], []]
+    assert match_reference("連結用の文字列関数", article).section_ids == []
+    # a reference that asks for the overview still takes it, in each language's words
+    assert match_reference("文字列関数の概要", article).section_ids == [overview]
+    index = index_of("Overview of lookup functions", "VLOOKUP", "개요: 조회 함수")
+    assert fuzzy_rule(index, Form("lookup functions overview"), OPTIONS).match.section_ids == [
+        "p#0"
+    ]
+    assert fuzzy_rule(index, Form("Horizontal lookup functions"), OPTIONS).match.section_ids == []
+    assert fuzzy_rule(index, Form("조회 함수 개요"), OPTIONS).match.section_ids == ["p#2"]

@@ -291,6 +291,31 @@ AMBIGUITY_MARGIN = 0.08
 #: unit: particles and okurigana join every Japanese heading to every other.
 LIGHT_WEIGHT = 0.25
 
+#: The words of an overview heading ("検索関数の全体像", "Overview", "개요", "Información
+#: general"): such a section mentions every item of a reference page in passing, so a fuzzy
+#: match names it only when the reference holds one of these words too (matching/index.py
+#: ``names_item``; issue 28's "overview section whose text mentions every item"). Matched on
+#: the folded text (``text.comparable``). Not "一覧"/"list": a list section does hold each item.
+#: Dev set: no row changes on either half; held-out pages (benchmarks/heldout/): 1 wrong
+#: label removed, no right one ("横方向の検索関数" took "検索関数の全体像", not "HLOOKUP 関数").
+OVERVIEW_WORDS: tuple[str, ...] = (
+    r"概要",
+    r"全体像",
+    r"概観",
+    r"はじめに",
+    r"概述",
+    r"简介",
+    r"概览",
+    r"개요",
+    r"개관",
+    r"\boverview\b",
+    r"\bintroduction\b",
+    r"\bintroducci[oó]n\b",
+    r"\bdescripci[oó]n general\b",
+    r"\binformaci[oó]n general\b",
+    r"\bgeneralidades\b",
+)
+
 #: Order: a quick-reference table or link list follows the page's order almost always. Rows of
 #: one table are decided together by a monotone alignment over heading positions. A row with no
 #: match of its own takes a candidate scoring at least ORDER_THRESHOLD when it is the only one

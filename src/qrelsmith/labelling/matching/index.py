@@ -16,6 +16,7 @@ import this module for type hints only).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -31,6 +32,8 @@ from ..content import SectionText
 from . import order, rules
 from .forms import Form, Target
 
+#: An overview heading's words (``patterns.OVERVIEW_WORDS``), as one pattern.
+_OVERVIEW = re.compile("|".join(patterns.OVERVIEW_WORDS))
 #: The item that matters (matching/index.py ``names_item``): a fuzzy candidate that shares
 #: only light units and the page's topic with a reference, while each holds a specific unit
 #: the other lacks, is no candidate. A topic unit is one at least TOPIC_SHARE of the
@@ -235,11 +238,19 @@ class HeadingIndex:
         """A text's units that name an item (``_specific``)."""
         return frozenset(u for u in form.units if self._specific(u, form))
 
+    @cached_property
+    def _overview(self) -> list[bool]:
+        """Per heading, whether it heads an overview (``patterns.OVERVIEW_WORDS``)."""
+        return [_OVERVIEW.search(form.plain) is not None for form in self.forms]
+
     def names_item(self, reference: Form, position: int) -> bool:
         """False when a reference and a heading share only generic or topic units and each
         holds a specific unit the other lacks ("#VALUE! エラー" / "#N/A エラーの意味",
-        "WebSocket rate limiting" / "Rate limit headers"): they name different items."""
+        "WebSocket rate limiting" / "Rate limit headers"): they name different items; and
+        when the heading heads an overview the reference does not ask for."""
         heading = self.forms[position]
+        if self._overview[position] and not _OVERVIEW.search(reference.plain):
+            return False  # an overview mentions every item: "横方向の検索関数" / "…の全体像"
         if self.other_item(reference, heading):
             return False  # a word each in the same place: "削除" / "更新"
         shared = reference.units & heading.units
