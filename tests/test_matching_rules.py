@@ -28,6 +28,7 @@ from qrelsmith.labelling.matching.rules import (
     vague,
 )
 from qrelsmith.models import Article, Match
+from qrelsmith.patterns import MATCH_CONFIDENCE
 
 OPTIONS = BuildOptions()
 
@@ -412,3 +413,25 @@ def test_an_item_reference_is_not_given_the_overview_heading() -> None:
     ]
     assert fuzzy_rule(index, Form("Horizontal lookup functions"), OPTIONS).match.section_ids == []
     assert fuzzy_rule(index, Form("조회 함수 개요"), OPTIONS).match.section_ids == ["p#2"]
+
+
+def test_a_repeated_subheading_named_with_its_case_takes_that_case() -> None:
+    # every case of the page holds "概要", "考えられる原因" and "対処法": "CONFLICT → 対処法"
+    # names the one under "3. CONFLICT"
+    article = fixture_page("git-errors-ja.html")
+    conflict = article.sections[2].id
+    for reference in ("CONFLICT → 対処法", "Conflict 対処法", "概要：CONFLICT"):
+        match = match_reference(reference, article)
+        assert (match.rule, match.section_ids) in (
+            ("contains", [conflict]),
+            ("fuzzy", [conflict]),
+        ), reference
+    decided = match_reference("Conflict 対処法", article)
+    assert (decided.rule, decided.flags) == ("contains", ["repeated-subheading"])
+    # the rest's exact match is no exact label
+    assert decided.confidence == MATCH_CONFIDENCE["contains_max"] < MATCH_CONFIDENCE["exact"]
+    # the rest names a section without the sub-heading, or none: the row stays open
+    for reference in ("reflog の対処法", "push の対処法", "対処法"):
+        assert match_reference(reference, article).section_ids == [], reference
+    # in the table, as a build decides it
+    assert table_sections(article) == [[s.id] for s in article.sections[:4]]

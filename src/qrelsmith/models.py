@@ -237,7 +237,8 @@ class Match(Record):
         default_factory=list,
         description="partial-reference: only some parts of an 'A／B' reference matched; "
         "duplicate-heading: the heading repeats and the first (or the one the order "
-        "chose) was taken",
+        "chose) was taken; repeated-subheading: the reference names a sub-heading the page "
+        "repeats under several sections, and the rest of it named which",
     )
 
 
@@ -357,7 +358,8 @@ class GoldenQuery(Record):
     origin: Origin
     flags: list[str] = Field(
         default_factory=list,
-        description="match marks (partial-reference, duplicate-heading), answer-elsewhere (a "
+        description="match marks (partial-reference, duplicate-heading, "
+        "repeated-subheading), answer-elsewhere (a "
         "checkable answer found in another section only) and review marks "
         "('corrected', 'unsure', 'disputed-correction' after an audit)",
     )

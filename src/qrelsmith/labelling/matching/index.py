@@ -138,6 +138,18 @@ class HeadingIndex:
             found.setdefault(f.tokens, []).append(i)
         return found
 
+    @cached_property
+    def repeated(self) -> list[tuple[str, list[int], frozenset[str]]]:
+        """The headings the page repeats under several sections ("概要", "Likely causes"
+        under each case of a troubleshooting page): (key, positions, their sections), in
+        page order."""
+        found = []
+        for key, positions in self.by_key.items():
+            holders = frozenset(self.targets[p].target_id for p in positions)
+            if len(holders) > 1:
+                found.append((key, positions, holders))
+        return found
+
     def section_target(self, section_id: str) -> Target | None:
         """The H2 heading of a section (its first target)."""
         return next((t for t in self.targets if t.target_id == section_id), None)

@@ -11,6 +11,7 @@ called alone with an index and a ``Form``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -67,6 +68,7 @@ EXCLUDED_MARK = "excluded:"
 #: Flags a match can carry into golden.jsonl.
 PARTIAL_FLAG = "partial-reference"
 DUPLICATE_FLAG = "duplicate-heading"
+REPEATED_FLAG = "repeated-subheading"
 
 
 @dataclass(slots=True)
@@ -105,6 +107,10 @@ def outcome(
     whole = _match_listed(index, reference, weak, options, fuzzy)
     if whole.match.rule == "exact":
         return whole
+    if not whole.match.section_ids and whole.match.reason in ("unmatched", "ambiguous"):
+        under = repeated_under(index, reference, options, fuzzy)
+        if under is not None:
+            return under
     parts = split_reference(reference, strong)
     if len(parts) < 2:
         return whole
@@ -118,6 +124,43 @@ def outcome(
     if matched and all(m.reason == "unmatched" and not m.candidates for m in failed):
         return Outcome(combine(matched, flags=[PARTIAL_FLAG]))
     return whole if whole.match.section_ids else Outcome(failed[0])
+
+
+def repeated_under(
+    index: HeadingIndex, reference: str, options: BuildOptions, fuzzy: bool
+) -> Outcome | None:
+    """A reference that names a heading the page repeats under several sections together
+    with the section it means ("CrashLoopBackOff の対処法", "Pending：考えられる原因" on a
+    troubleshooting page whose cases each hold "概要", "考えられる原因" and "対処法"): the
+    rest of the reference is matched alone, and decides when it names one of the sections
+    that hold the repeated heading. Rest naming another section, or none: None (the row
+    stays open)."""
+    key_of_reference = heading_key(reference)
+    text = unicodedata.normalize("NFKC", reference)
+    decided: dict[str, Outcome] = {}
+    for key, positions, holders in index.repeated:
+        if key not in key_of_reference:
+            continue
+        words = unicodedata.normalize("NFKC", index.targets[positions[0]].heading).split()
+        rest = re.sub(r"\s*".join(map(re.escape, words)), " ", text, flags=re.IGNORECASE)
+        if rest == text or not heading_key(rest):
+            continue
+        named = match_part(index, rest, options, fuzzy)
+        if len(named.match.section_ids) != 1 or named.match.section_ids[0] not in holders:
+            return None  # the rest names another section, several or none
+        decided[named.match.section_ids[0]] = named
+    if len(decided) != 1:
+        return None
+    (named,) = decided.values()
+    match = named.match
+    # the reference holds the section's heading and more: at most ``contains``, never exact
+    rule: MatchRule = "contains" if match.rule == "exact" else match.rule or "fuzzy"
+    confidence = min(match.confidence or 0.0, patterns.MATCH_CONFIDENCE["contains_max"])
+    flags = list(dict.fromkeys([*match.flags, REPEATED_FLAG]))
+    return Outcome(
+        Match(section_ids=match.section_ids, rule=rule, confidence=confidence, flags=flags),
+        target=named.target,
+    )
 
 
 def by_anchor(index: HeadingIndex, anchors: Sequence[str]) -> list[str]:
