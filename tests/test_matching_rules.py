@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from matching_helpers import index_of
+from matching_helpers import index_of, page, section_of
 from qrelsmith import match_reference, match_table, parse_article
 from qrelsmith.config import BuildOptions
 from qrelsmith.labelling.matching import Form, HeadingIndex, SectionHeadings, Target
@@ -435,3 +435,44 @@ def test_a_repeated_subheading_named_with_its_case_takes_that_case() -> None:
         assert match_reference(reference, article).section_ids == [], reference
     # in the table, as a build decides it
     assert table_sections(article) == [[s.id] for s in article.sections[:4]]
+
+
+def test_a_section_number_names_the_heading_that_carries_it() -> None:
+    numbered = page(
+        "1. 설치", "2. 설정", "- 2.1 환경 변수", "3. 배포", "4. 문제 해결", "- 4.1 로그 확인"
+    )
+    for reference, heading in (
+        ("2장", "2. 설정"),
+        ("제3장", "3. 배포"),
+        ("§4", "4. 문제 해결"),
+        ("2.1절", "2. 설정"),  # a numbered sub-heading maps to its H2
+        ("Section 4.1", "4. 문제 해결"),
+        ("자세한 내용은 3장", "3. 배포"),
+        ("2장 설정", "2. 설정"),  # the rest agrees
+    ):
+        match = match_reference(reference, numbered)
+        assert section_of(numbered, reference) == heading, reference
+        assert match.rule in ("number", "exact", "contains", "fuzzy"), reference
+    for reference in ("2장", "자세한 내용은 3장", "see §3", "3장 참고", "2.1절"):
+        match = match_reference(reference, numbered)
+        assert (match.rule, match.confidence) == ("number", MATCH_CONFIDENCE["number"]), reference
+    # the rest names another section: a tie, not a guess; a number no heading carries, two
+    # numbers, or a count ("사진 1장": "사진" names nothing of section 1) decide nothing
+    tie = match_reference("3장 설정", numbered)
+    assert (tie.section_ids, tie.reason, tie.candidates) == (
+        [],
+        "ambiguous",
+        ["2. 설정", "3. 배포"],
+    )
+    for reference in ("9장", "2장과 3장", "2장, 3장", "사진 1장"):
+        assert match_reference(reference, numbered).section_ids == [], reference
+    # a repeated sub-heading of the numbered section, joined by a particle, agrees with it
+    cases = page("1. 起動しない", "- 概要", "- 対処法", "2. 遅い", "- 概要", "- 対処法")
+    assert section_of(cases, "2 章の概要") == "2. 遅い"
+    # ... as does its own sub-heading
+    own = page("1. 起動しない", "- ログの確認", "2. 遅い", "- 原因")
+    assert match_reference("2 章の原因", own).rule == "number"
+    # on a page whose headings carry no number the mention is set aside: the rest decides
+    plain = page("インストール", "IFERROR でエラーを隠す", "バックアップ")
+    assert section_of(plain, "8章 IFERROR") == "IFERROR でエラーを隠す"
+    assert match_reference("8章", plain).section_ids == []

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -34,6 +35,8 @@ from .forms import Form, Target
 
 #: An overview heading's words (``patterns.OVERVIEW_WORDS``), as one pattern.
 _OVERVIEW = re.compile("|".join(patterns.OVERVIEW_WORDS))
+#: A heading's own number (``patterns.HEADING_NUMBER``).
+_HEADING_NUMBER = re.compile(patterns.HEADING_NUMBER)
 #: The item that matters (matching/index.py ``names_item``): a fuzzy candidate that shares
 #: only light units and the page's topic with a reference, while each holds a specific unit
 #: the other lacks, is no candidate. A topic unit is one at least TOPIC_SHARE of the
@@ -148,6 +151,19 @@ class HeadingIndex:
             holders = frozenset(self.targets[p].target_id for p in positions)
             if len(holders) > 1:
                 found.append((key, positions, holders))
+        return found
+
+    @cached_property
+    def numbered(self) -> dict[str, list[int]]:
+        """The headings that carry their number ("7. 本番環境…", "2.2 Configuring…"), by
+        that number (``patterns.HEADING_NUMBER``)."""
+        found: dict[str, list[int]] = {}
+        for i, target in enumerate(self.targets):
+            if target.excluded:
+                continue
+            number = _HEADING_NUMBER.match(unicodedata.normalize("NFKC", target.heading))
+            if number is not None:
+                found.setdefault(number.group(1), []).append(i)
         return found
 
     def section_target(self, section_id: str) -> Target | None:
