@@ -435,6 +435,11 @@ def test_a_repeated_subheading_named_with_its_case_takes_that_case() -> None:
         assert match_reference(reference, article).section_ids == [], reference
     # in the table, as a build decides it
     assert table_sections(article) == [[s.id] for s in article.sections[:4]]
+    # the words that join the two are set aside: "of a 502" names "502 Bad Gateway"
+    gateway = page("502 Bad Gateway", "- Likely causes", "- Fix", "503 Service Unavailable",
+                   "- Likely causes", "- Fix")  # fmt: skip
+    assert section_of(gateway, "Likely causes of a 502") == "502 Bad Gateway"
+    assert section_of(gateway, "Fix for the 503") == "503 Service Unavailable"
 
 
 def test_a_section_number_names_the_heading_that_carries_it() -> None:

@@ -217,7 +217,10 @@ def repeated_under(
             continue
         words = unicodedata.normalize("NFKC", index.targets[positions[0]].heading).split()
         rest = re.sub(r"\s*".join(map(re.escape, words)), " ", text, flags=re.IGNORECASE)
-        if rest == text or not heading_key(rest):
+        if rest == text:
+            continue
+        rest = _inner(rest)  # "Likely causes of a 502": the words that joined the two
+        if not heading_key(rest):
             continue
         named = match_part(index, rest, options, fuzzy)
         if len(named.match.section_ids) != 1 or named.match.section_ids[0] not in holders:
@@ -235,6 +238,16 @@ def repeated_under(
         Match(section_ids=match.section_ids, rule=rule, confidence=confidence, flags=flags),
         target=named.target,
     )
+
+
+def _inner(text: str) -> str:
+    """``text`` without the function words and punctuation at its edges ("of a 502" → "502")."""
+    words = text.split()
+    while words and words[0].strip(":：,、-→>") in ("", *patterns.MATCH_STOPWORDS):
+        words.pop(0)
+    while words and words[-1].strip(":：,、-→>") in ("", *patterns.MATCH_STOPWORDS):
+        words.pop()
+    return " ".join(words)
 
 
 def by_anchor(index: HeadingIndex, anchors: Sequence[str]) -> list[str]:
