@@ -34,13 +34,17 @@ STEM_PREFIX = 5
 
 #: Words that name no section on their own ("how to", "方法", "手順", "場合", "사용", "방법"):
 #: they weigh little in the similarity. Latin words are compared by their stems (text.stem);
-#: CJK and Hangul ones are bigrams, as the units are. Kana bigrams are light already.
+#: CJK and Hangul ones are bigrams, as the units are. Kana bigrams are light already; the
+#: Korean particles and endings that stand as a unit of their own ("에서" of "firewalld에서",
+#: "으로") are as light: a held-out page's "firewalld에서 규칙 지우기" took the sub-heading
+#: "firewalld에서" by its particle, over "firewalld 규칙 삭제" (dev set unchanged).
 GENERIC_UNITS: frozenset[str] = frozenset(
     [
         "how", "use", "using", "usar", "uso", "about", "overview", "introduction", "example",
         "examples", "ejemplo", "informacion", "general",
         "方法", "手順", "場合", "使用", "概要", "設定",
         "사용", "방법", "개요", "설정", "하기", "하는",
+        "에서", "으로", "에게", "까지", "부터", "하고", "하여", "해서", "하다", "한다",
     ]
 )  # fmt: skip
 
