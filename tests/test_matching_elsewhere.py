@@ -42,6 +42,8 @@ def test_each_language_s_phrases() -> None:
         ["조인", "다른 문서에서 설명합니다"],
         ["连接", "见另一篇文章"],
         ["結合", "別ページで説明"],
+        ["Signing in CI", "Part 2 of this series (coming soon)"],
+        ["CI での署名", "次回の記事で解説"],
     ):
         assert says_elsewhere(cells), cells
     # "see …" sends the reader on only with a link to another page

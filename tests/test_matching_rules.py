@@ -523,6 +523,9 @@ def test_a_step_or_case_number_and_a_leading_number_name_their_heading() -> None
         "number",
         "Step 2: Test the rule",
     )
+    # a labelled number names only a heading labelled alike: "Part 2" is no "Step 2: …"
+    assert match_reference("Part 2", steps).section_ids == []
+    assert section_of(steps, "手順2") == "Step 2: Test the rule"
     cases = page(
         "ケース1: ログが肥大化", "- 概要", "- 対処法", "ケース2: inode の枯渇", "- 概要", "- 対処法"
     )
@@ -544,3 +547,27 @@ def test_words_that_call_a_section_a_section_name_nothing() -> None:
     go = page("errors.Is で値と比較する", "errors.As で型を取り出す", "panic と recover")
     assert section_of(go, "errors.As の章") == "errors.As で型を取り出す"
     assert section_of(go, "the panic section") == "panic と recover"
+
+
+def test_a_korean_particle_singles_out_no_heading() -> None:
+    # "firewalld에서" ("in firewalld", a sub-heading of "특정 IP만 허용하기") stands whole in
+    # "firewalld에서 규칙 지우기", and "firewalld 규칙 삭제" holds its "규칙": the particle
+    # "에서" the sub-heading shares with it says nothing of which is meant, so no guess
+    says = {
+        h: "방화벽 규칙을 다룹니다."
+        for h in (
+            "ufw 규칙 삭제",
+            "firewalld 규칙 삭제",
+            "특정 IP만 허용하기",
+            "포트 열기",
+            "존 개념",
+        )
+    }
+    article = page(
+        "포트 열기", "존 개념", "ufw 규칙 삭제", "firewalld 규칙 삭제", "특정 IP만 허용하기",
+        "- ufw에서", "- firewalld에서", says=says,
+    )  # fmt: skip
+    match = match_reference("firewalld에서 규칙 지우기", article)
+    assert (match.section_ids, match.reason) == ([], "ambiguous")
+    # the sub-heading alone, or with words no other heading holds, still takes its section
+    assert section_of(article, "firewalld에서") == "특정 IP만 허용하기"

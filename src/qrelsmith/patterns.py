@@ -331,9 +331,16 @@ SECTION_NUMBER_MENTIONS: tuple[str, ...] = (
     r"§\s*(\d+(?:[.-]\d+)*)",
     r"\b(?:secci[oó]n|apartado|cap[ií]tulo)\s*(\d+(?:[.-]\d+)*)",
     r"^\s*(\d+[.-]\d+(?:[.-]\d+)*)\.?\s*$",
-    r"\b(?:step|paso|part|parte|case|caso)\s*(\d+(?:[.-]\d+)*)",
-    r"(?:手順|ステップ|ケース|단계|케이스)\s*(\d+(?:[.-]\d+)*)",
 )
+#: The labels a page numbers its steps, cases and parts by, in headings ("Step 2: …",
+#: "ケース4: …") and in references ("Step 2", "手順3"): a labelled reference names only a
+#: heading with a label of its kind ("Part 2 of this series" is no "Step 2: …"); a plain one
+#: ("4章") any heading whose number it is, when one section carries it.
+NUMBER_LABELS: dict[str, tuple[str, ...]] = {
+    "step": ("step", "paso", "手順", "ステップ", "단계"),
+    "case": ("case", "caso", "ケース", "케이스"),
+    "part": ("part", "parte"),
+}
 #: ... and a reference that opens with a heading's number ("4. カスタム例外" for "4. 独自の例外
 #: クラスを定義する"): read only when the text alone leaves the row open, since a table may
 #: number its own rows.
@@ -358,11 +365,8 @@ NUMBER_POINTER_WORDS: tuple[str, ...] = (
     "detalles", "en", "el", "la",
 )  # fmt: skip
 #: A heading's own number, at its start: "7. …", "2.2 …", "第3章 …", "3) …", "4：…", and after
-#: a step or case label: "Step 2: …", "ケース4: …", "Case 3: …".
-HEADING_NUMBER = (
-    r"(?i)^\s*(?:第\s*|(?:step|paso|part|parte|case|caso|手順|ステップ|ケース|단계|케이스)\s*)?"
-    r"(\d+(?:[.-]\d+)*)(?:[.)．:：、]|\s|章|節|장|$)"
-)
+#: a label of ``NUMBER_LABELS``: "Step 2: …", "ケース4: …" (``{labels}``: their words).
+HEADING_NUMBER = r"^\s*(?:第\s*|({labels})\s*)?(\d+(?:[.-]\d+)*)(?:[.)．:：、]|\s|章|節|장|$)"
 
 #: Order: a quick-reference table or link list follows the page's order almost always. Rows of
 #: one table are decided together by a monotone alignment over heading positions. A row with no

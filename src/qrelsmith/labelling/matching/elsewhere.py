@@ -29,6 +29,9 @@ ELSEWHERE_PHRASES: tuple[str, ...] = (
     "다른 문서", "다른 글", "별도 문서", "별도의 문서", "별도 글", "다른 아티클", "다른 페이지",
     "별도 페이지", "다른 게시물",
     "另一篇", "其他文章", "另文", "单独的文章", "單獨的文章", "另一页", "另一頁",
+    # the next article of a series ("Part 2 of this series (coming soon)")
+    "次回の記事", "近日公開", "this series", "coming soon", "next post", "próximamente",
+    "다음 편",
 )  # fmt: skip
 #: ... and phrases that send the reader on ("see …", "参照"), which say so only when the row
 #: also links to another page: "see Installing" with no such link names a section of this one.

@@ -57,6 +57,11 @@ _JAPANESE_WORD = re.compile(
 )
 
 
+#: A number label's words, and the kind each names (``patterns.NUMBER_LABELS``), longest
+#: first as one alternation.
+LABEL_KIND = {word: kind for kind, words in patterns.NUMBER_LABELS.items() for word in words}
+LABEL_WORDS = "|".join(sorted(map(re.escape, LABEL_KIND), key=len, reverse=True))
+
 _DIGITS = re.compile(r"\d+")
 _IDENTIFIER = re.compile(r"[a-z][A-Z]|[_0-9]")
 _LETTER = re.compile(r"[a-z]")

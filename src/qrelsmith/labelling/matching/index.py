@@ -31,12 +31,12 @@ from ...store.layout import section_number
 from ...text import comparable, holds_unit, is_light_unit
 from ..content import SectionText
 from . import order, rules
-from .forms import Form, Target
+from .forms import LABEL_KIND, LABEL_WORDS, Form, Target
 
 #: An overview heading's words (``patterns.OVERVIEW_WORDS``), as one pattern.
 _OVERVIEW = re.compile("|".join(patterns.OVERVIEW_WORDS))
-#: A heading's own number (``patterns.HEADING_NUMBER``).
-_HEADING_NUMBER = re.compile(patterns.HEADING_NUMBER)
+#: A heading's own number, after its label if it has one (``patterns.HEADING_NUMBER``).
+_HEADING_NUMBER = re.compile(patterns.HEADING_NUMBER.format(labels=LABEL_WORDS), re.IGNORECASE)
 #: The item that matters (matching/index.py ``names_item``): a fuzzy candidate that shares
 #: only light units and the page's topic with a reference, while each holds a specific unit
 #: the other lacks, is no candidate. A topic unit is one at least TOPIC_SHARE of the
@@ -154,16 +154,18 @@ class HeadingIndex:
         return found
 
     @cached_property
-    def numbered(self) -> dict[str, list[int]]:
-        """The headings that carry their number ("7. 本番環境…", "2.2 Configuring…"), by
-        that number (``patterns.HEADING_NUMBER``)."""
-        found: dict[str, list[int]] = {}
+    def numbered(self) -> dict[tuple[str, str], list[int]]:
+        """The headings that carry their number ("7. 本番環境…", "2.2 Configuring…", "Step
+        2: …"), by the kind of their label ("" for none, ``patterns.NUMBER_LABELS``) and that
+        number (``patterns.HEADING_NUMBER``)."""
+        found: dict[tuple[str, str], list[int]] = {}
         for i, target in enumerate(self.targets):
             if target.excluded:
                 continue
             number = _HEADING_NUMBER.match(unicodedata.normalize("NFKC", target.heading))
             if number is not None:  # "2-2." is "2.2"
-                found.setdefault(number.group(1).replace("-", "."), []).append(i)
+                kind = LABEL_KIND.get((number.group(1) or "").casefold(), "")
+                found.setdefault((kind, number.group(2).replace("-", ".")), []).append(i)
         return found
 
     def section_target(self, section_id: str) -> Target | None:

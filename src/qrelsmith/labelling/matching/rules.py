@@ -21,7 +21,7 @@ from ...config import BuildOptions
 from ...models import RULE_ORDER, Match, MatchRule
 from ...text import comparable, heading_key, is_light_unit, units
 from .elsewhere import SEE_PATTERN, phrase_pattern
-from .forms import Form, Target, bracketed, stripped_text
+from .forms import LABEL_KIND, LABEL_WORDS, Form, Target, bracketed, stripped_text
 
 if TYPE_CHECKING:
     from .index import HeadingIndex
@@ -139,6 +139,7 @@ _SECTION_NOUNS_AFTER = re.compile(patterns.SECTION_NOUNS_AFTER)
 _NUMBER_MENTION = re.compile("|".join(patterns.SECTION_NUMBER_MENTIONS))
 _NUMBER_COUNT = re.compile("|".join(patterns.SECTION_NUMBER_COUNTS))
 _NUMBER_LEADING = re.compile(patterns.SECTION_NUMBER_LEADING)
+_NUMBER_LABELLED = re.compile(rf"(?<![a-z])({LABEL_WORDS})\s*(\d+(?:[.-]\d+)*)")
 
 
 def _leading(folded: str) -> list[re.Match[str]]:
@@ -174,11 +175,14 @@ def by_number(
         for m in _NUMBER_COUNT.finditer(folded)
         if not any(m.start() < s.end() and s.start() < m.end() for s in strong)
     ]
-    leading = [] if strong or counts or whole.match.section_ids else _leading(folded)
-    if len(strong) + len(counts) + len(leading) != 1:
+    labelled = list(_NUMBER_LABELLED.finditer(folded))
+    leading = [] if strong or counts or labelled or whole.match.section_ids else _leading(folded)
+    if len(strong) + len(counts) + len(labelled) + len(leading) != 1:
         return None
-    mention = (strong or counts or leading)[0]
-    number = next(group for group in mention.groups() if group is not None).replace("-", ".")
+    mention = (strong or counts or labelled or leading)[0]
+    groups = [group for group in mention.groups() if group is not None]
+    kind = LABEL_KIND[groups[0]] if labelled else ""
+    number = groups[-1].replace("-", ".")
     rest = (folded[: mention.start()] + " " + folded[mention.end() :]).strip()
     rest = FRAGMENT_START.sub("", rest).strip()  # "4 章の概要": the particle joined the two
     pointer_free = _POINTER.sub(" ", SEE_PATTERN.sub(" ", rest))
@@ -187,7 +191,9 @@ def by_number(
         if whole.match.section_ids or named is None or not named.match.section_ids:
             return None
         return named
-    positions = index.numbered.get(number, [])
+    positions = index.numbered.get((kind, number), [])
+    if not positions and not kind:  # "4章" for "ケース4: …"
+        positions = [p for (_, n), found in index.numbered.items() if n == number for p in found]
     sections = {index.targets[p].target_id for p in positions}
     if len(sections) != 1:
         return None
