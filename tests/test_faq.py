@@ -468,3 +468,52 @@ def test_an_answer_that_only_points_elsewhere_is_no_label() -> None:
     )
     _, queries, _ = _build(_page(faq))
     assert [dict(q.relevant) for q in queries] == [{"p.html#1": 2}]
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "faq"
+
+
+def _fixture(name: str) -> tuple[Article, list, list]:
+    return _build((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("name", "summaries", "kept"),
+    [
+        ("ja-tutorial.html", ["結論", "おわりに"], "最後に実行するコマンド"),
+        ("ko-tutorial.html", ["결론", "맺음말"], "2단계: 개정 수락"),
+        ("es-tutorial.html", ["Conclusión", "Para terminar"], "Para terminar la instalación"),
+        ("en-post.html", ["Final thoughts", "Wrapping up"], "Wrapping up a session"),
+    ],
+)
+def test_closing_summaries_are_excluded_and_steps_named_like_them_are_kept(
+    name: str, summaries: list[str], kept: str
+) -> None:
+    article, _, _ = _fixture(name)
+    excluded = [e.heading for e in article.excluded]
+    assert [h for h in excluded if h in summaries] == summaries
+    assert kept in [s.heading for s in article.sections]
+
+
+def test_faq_headings_with_a_qualifier_are_faq_sections_and_mere_questions_are_not() -> None:
+    _, queries, rejected = _fixture("ko-tutorial.html")
+    asked = {q.query: q.locator for q in queries} | {r.query: r.reference for r in rejected}
+    # the second FAQ's bold pairs are read, out of the corpus
+    assert asked["개정 하나만 거부할 수 있나요?"].startswith("section '추가 자주 묻는 질문'")
+    assert "라이브러리는 어디에서 다운로드하나요?" in asked
+    # "질문 목록" (a list of questions) is content: its question heading is no FAQ pair
+    assert "문서를 열려면 어떻게 하나요?" not in asked
+    article, _, _ = _fixture("ko-tutorial.html")
+    assert "질문 목록" in [s.heading for s in article.sections]
+    assert "추가 자주 묻는 질문" in [e.heading for e in article.excluded]
+    for name, heading in [
+        ("es-tutorial.html", "Más preguntas frecuentes"),
+        ("en-post.html", "More FAQs"),
+        ("en-post.html", "Additional questions"),
+    ]:
+        article, _, _ = _fixture(name)
+        assert heading in [e.heading for e in article.excluded]
+        assert any(c.locator.startswith(f"section {heading!r}") for c in article.candidates)
+    article, _, _ = _fixture("en-post.html")
+    assert "Questions about pricing" in [s.heading for s in article.sections]
+    assert not any("pricing" in c.locator for c in article.candidates)

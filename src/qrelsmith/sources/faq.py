@@ -70,6 +70,9 @@ FAQ_PAGE_TITLE = re.compile(
     r"|자주 (?:묻는|하는) 질문",
     re.IGNORECASE,
 )
+#: A FAQ section's heading holds one of those words, or "additional questions" (a FAQ's
+#: heading with that qualifier, ``EXCLUDED_HEADINGS``; as a page's title it names no FAQ page).
+FAQ_SECTION_WORDS = re.compile(rf"{FAQ_PAGE_TITLE.pattern}|additional questions", re.IGNORECASE)
 
 #: ... and when it asks (question headings, <dt>, <summary> and bold paragraphs ending with
 #: "?") at least 1 / FAQ_PAGE_QUESTION_SHARE as many questions as it has headings (H2-H6): the
@@ -213,7 +216,14 @@ _LD_JSON_BYTES = b"ld+json"
 _QUESTION_BYTES = b"schema.org/question"
 _FAQ_WORDS_BYTES = tuple(
     word.encode("utf-8")
-    for word in ("faq", "frequently asked", "よくある", "preguntas frecuentes", "자주")
+    for word in (
+        "faq",
+        "frequently asked",
+        "よくある",
+        "preguntas frecuentes",
+        "자주",
+        "additional questions",
+    )
 )
 
 
@@ -359,7 +369,7 @@ def _read(element: Element, options: BuildOptions) -> str:
 
 def _is_faq_heading(text: str, options: BuildOptions) -> bool:
     """A section heading that names a FAQ and is kept out of the corpus."""
-    return bool(FAQ_PAGE_TITLE.search(text)) and (
+    return bool(FAQ_SECTION_WORDS.search(text)) and (
         exclusion_pattern(text, options.excluded_headings) is not None
     )
 
