@@ -649,3 +649,21 @@ def test_a_pointer_answer_gets_no_body_label_and_real_answers_with_links_keep_th
     ]:
         article, _, _ = _fixture(name)
         assert [c.points_elsewhere for c in article.candidates] == pointers
+
+
+def test_an_answer_that_opens_with_the_word_question_stays_an_answer() -> None:
+    # a reviewed page's answer (samples/faq-review-3.csv, 30086212.md) opened so and was read
+    # as a question, leaving its question without an answer
+    faq = (
+        "<h2>よくある質問</h2><h3>4. サポートはどこで受けられますか?</h3><p>質問がある場合は、"
+        "コミュニティ フォーラムで質問できます。</p><h3>質問5：無料ですか？</h3><p>はい。</p>"
+        "<h3>P6: ¿Es gratis?</h3><p>Preguntas y respuestas: sí.</p>"
+    )
+    assert _answers(faq) == [
+        (
+            "サポートはどこで受けられますか?",
+            "質問がある場合は、コミュニティ フォーラムで質問できます。",
+        ),
+        ("無料ですか？", "はい。"),
+        ("¿Es gratis?", "Preguntas y respuestas: sí."),
+    ]

@@ -83,10 +83,14 @@ FAQ_PAGE_QUESTION_SHARE = 2
 
 #: A paragraph that opens a question: "Q.", "Q：", "Q1.", "Ｑ１．" (full-width), "Q3 - ",
 #: "質問：", "질문:", "P:" (pregunta), "Pregunta:" -- the markers of the study's よくある質問, of
-#: Korean and of Spanish FAQ pages. The query's text is the question without it.
+#: Korean and of Spanish FAQ pages. The query's text is the question without it. A word marker
+#: needs its number, punctuation or a space after it, as an answer's does: "質問がある場合は
+#: フォーラムへ" opens an answer (a reviewed page's, samples/faq-review-3.csv' 30086212.md, lost
+#: its answer to it), and "Preguntas" is a word.
 FAQ_QUESTION_MARK = re.compile(
     r"^\s*(?:[QＱ]\s*\d*\s*[.．:：)）]|[QＱ]\s*\d+\s*[-–—](?=\s)|[QＱ][\s\u3000]+(?=\S)"
-    r"|質問\s*\d*\s*[.．:：]?|질문\s*\d*\s*[.．:：]|P\s*\d*\s*[.．:：]|Pregunta\s*\d*\s*[.．:：]?)\s*",
+    r"|質問(?:\s*\d*\s*[.．:：]|\s*\d+|[\s\u3000]+)|질문\s*\d*\s*[.．:：]|P\s*\d*\s*[.．:：]"
+    r"|Pregunta(?:\s*\d*\s*[.．:：]|\s*\d+|\s+))\s*",
     re.IGNORECASE,
 )
 #: A question heading's own number ("1. Which port …?", "2) How …", "(3) …"), left out of the
