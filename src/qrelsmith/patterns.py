@@ -131,7 +131,7 @@ EXCLUDED_HEADINGS: tuple[str, ...] = (
     r"(?:more|other|additional) (?:faqs?|frequently asked questions)",
     r"additional questions",
     # summary (結論 and its kin: the closing headings of Japanese, Korean, English and Spanish
-    # posts -- 結論 on 10 pages of the FAQ reviews' 101, 결론 on 8, Conclusión on 7, each a
+    # posts -- 結論 on 10 of the 105 pages the FAQ reviews built, 결론 on 8, Conclusión on 7, each a
     # closing summary; none is a heading of the dev set's pages; "wrapping up" and "para
     # terminar" only alone, since "Para terminar la instalación" is a step)
     r"まとめ",
