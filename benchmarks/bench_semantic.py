@@ -50,11 +50,10 @@ def why_open(
         return "no order"
     if not ranked or ranked[0][1] < threshold:
         return "below threshold"
-    second = ranked[1][1] if len(ranked) > 1 else 0.0
-    if ranked[0][1] - second < margin:
-        return "within margin"
     if ranked[0][0] not in allowed:
         return "outside neighbours"
+    if decide(similarities, allowed, threshold, margin) is None:
+        return "within margin"
     return "taken"
 
 
@@ -113,14 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     def tally(threshold: float, margin: float) -> collections.Counter[tuple[str, str]]:
         counts = collections.Counter[tuple[str, str]]()
         for language, similarities, truth, _, allowed in tried:
-            ranked = sorted(similarities.items(), key=lambda item: (-item[1], item[0]))
-            if not ranked or allowed is None or ranked[0][0] not in allowed:
+            match = decide(similarities, allowed, threshold, margin) if allowed else None
+            if match is None:
                 continue
-            top = ranked[0][1]
-            second = ranked[1][1] if len(ranked) > 1 else 0.0
-            if top < threshold or top - second < margin:
-                continue
-            outcome = "right" if ranked[0][0] == truth else "wrong"
+            outcome = "right" if match.section_ids == [truth] else "wrong"
             counts[(language, outcome)] += 1
             counts[("all", outcome)] += 1
         return counts
@@ -180,16 +175,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\nwhy the rows tried are left open: rows (the encoder's first is the truth)")
         why = collections.Counter[tuple[str, bool]]()
         for _, similarities, truth, _, allowed in tried:
-            first = max(similarities.items(), key=lambda item: (item[1], item[0]), default=None)
+            first = min(similarities.items(), key=lambda item: (-item[1], item[0]), default=None)
             reason = why_open(
                 similarities, allowed, semantic.SEMANTIC_THRESHOLD, semantic.SEMANTIC_MARGIN
             )
             why[(reason, first is not None and first[0] == truth)] += 1
-        for reason in ("taken", "no order", "below threshold", "within margin"):
+        for reason in (
+            "taken",
+            "no order",
+            "below threshold",
+            "outside neighbours",
+            "within margin",
+        ):
             right = why[(reason, True)]
             print(f"  {reason}: {right + why[(reason, False)]} ({right})")
-        right = why[("outside neighbours", True)]
-        print(f"  outside neighbours: {right + why[('outside neighbours', False)]} ({right})")
     if args.misses:
         print("\n".join(misses))
     return 0

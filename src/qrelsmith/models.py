@@ -12,7 +12,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 MatchRule = Literal[
-    "anchor", "exact", "contains", "fuzzy", "order", "content", "semantic", "faq-body", "faq-page"
+    "anchor", "exact", "contains", "number", "fuzzy", "order", "content", "semantic", "faq-body",
+    "faq-page",
 ]  # fmt: skip
 #: unmatched: no heading is close enough; ambiguous: two sections tie; empty: no reference or
 #: query text; vague: link text that names no section ("here", こちら); out-of-order: a fuzzy
@@ -31,12 +32,15 @@ RejectReason = Literal[
 
 #: Strongest rule first; a query whose reference has several parts reports its weakest rule.
 RULE_ORDER: tuple[MatchRule, ...] = (
-    "anchor", "exact", "contains", "fuzzy", "order", "content", "semantic", "faq-body",
-    "faq-page",
+    "anchor", "exact", "contains", "number", "fuzzy", "order", "content", "semantic",
+    "faq-body", "faq-page",
 )  # fmt: skip
-#: Rules of an option that is off by default (semantic matching, the FAQ source): counted in
-#: report.json only when they decided.
-OPTIONAL_RULES: frozenset[MatchRule] = frozenset({"semantic", "faq-body", "faq-page"})
+#: Rules counted in report.json only when they decided: those of an option that is off by
+#: default (semantic matching, the FAQ source) and ``number`` (a section named by its number:
+#: most crawls have none), so that a build that used none writes the report it always wrote.
+RULES_COUNTED_WHEN_USED: frozenset[MatchRule] = frozenset(
+    {"number", "semantic", "faq-body", "faq-page"}
+)
 
 #: The query source of today's builds (``sources/``): the one whose fields golden.jsonl and
 #: report.json leave out, so that a table-only build writes what qrelsmith always wrote.
@@ -242,7 +246,8 @@ class Match(Record):
         default_factory=list,
         description="partial-reference: only some parts of an 'A／B' reference matched; "
         "duplicate-heading: the heading repeats and the first (or the one the order "
-        "chose) was taken",
+        "chose) was taken; repeated-subheading: the reference names a sub-heading the page "
+        "repeats under several sections, and the rest of it named which",
     )
 
 
@@ -362,7 +367,8 @@ class GoldenQuery(Record):
     origin: Origin
     flags: list[str] = Field(
         default_factory=list,
-        description="match marks (partial-reference, duplicate-heading), answer-elsewhere (a "
+        description="match marks (partial-reference, duplicate-heading, "
+        "repeated-subheading), answer-elsewhere (a "
         "checkable answer found in another section only) and review marks "
         "('corrected', 'unsure', 'disputed-correction' after an audit)",
     )

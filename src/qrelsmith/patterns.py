@@ -313,6 +313,57 @@ AMBIGUITY_MARGIN = 0.08
 #: unit: particles and okurigana join every Japanese heading to every other.
 LIGHT_WEIGHT = 0.25
 
+#: The words of an overview heading ("検索関数の全体像", "Overview", "개요", "Información
+#: general"): such a section mentions every item of a reference page in passing, so a fuzzy
+#: match names it only when the reference holds one of these words too (matching/index.py
+#: ``names_item``; issue 28's "overview section whose text mentions every item"). Matched on
+#: the folded text (``text.comparable``). Not "一覧"/"list": a list section does hold each item.
+#: Dev set: no row changes on either half; held-out pages (benchmarks/heldout/): 1 wrong
+#: label removed, no right one ("横方向の検索関数" took "検索関数の全体像", not "HLOOKUP 関数").
+OVERVIEW_WORDS: tuple[str, ...] = (
+    r"概要",
+    r"全体像",
+    r"概観",
+    r"はじめに",
+    r"概述",
+    r"简介",
+    r"概览",
+    r"개요",
+    r"개관",
+    r"\boverview\b",
+    r"\bintroduction\b",
+    r"\bintroducci[oó]n\b",
+    r"\bdescripci[oó]n general\b",
+    r"\binformaci[oó]n general\b",
+    r"\bgeneralidades\b",
+)
+
+#: A reference that names a section by its number, in each language's words: "7章", "第3節",
+#: "§4", "Section 2.2", "Chapter 3", "6장", "제2절", "sección 3", "apartado 2.1" (the number is
+#: the first group). Read on the folded text (``text.comparable``). Rule ``number``
+#: (matching/rules.py ``by_number``): on a page whose headings carry their numbers ("7. 本番
+#: 環境での作成", "2.2 Configuring the S3 backend") the number names the heading; on a page
+#: whose headings carry none the mention is set aside and the rest of the reference decides.
+SECTION_NUMBER_MENTIONS: tuple[str, ...] = (
+    r"第\s*(\d+(?:\.\d+)*)\s*[章節节项項]",
+    r"(?<![\d.])(\d+(?:\.\d+)*)\s*[章節节]",
+    r"제\s*(\d+(?:\.\d+)*)\s*[장절]",
+    r"(?<![\d.])(\d+(?:\.\d+)*)\s*[장절]",
+    r"\b(?:section|sect\.|sec\.|chapter|ch\.)\s*(\d+(?:\.\d+)*)",
+    r"§\s*(\d+(?:\.\d+)*)",
+    r"\b(?:secci[oó]n|apartado|cap[ií]tulo)\s*(\d+(?:\.\d+)*)",
+)
+#: ... the words around such a mention that only point ("자세한 내용은 3장", "詳細は 5 章",
+#: "see §4"; besides elsewhere.py's "see" phrases): a reference of a mention and these only
+#: names the numbered section; any other word must name it too ("4 章の概要": its "概要").
+NUMBER_POINTER_WORDS: tuple[str, ...] = (
+    "자세한 내용은", "자세한 내용", "자세히는", "자세히", "詳細は", "詳細", "詳しい説明は",
+    "details", "detail", "more", "for", "in", "the", "chapter", "section", "más detalles",
+    "detalles", "en", "el", "la",
+)  # fmt: skip
+#: A heading's own number, at its start: "7. …", "2.2 …", "第3章 …", "3) …", "4：…".
+HEADING_NUMBER = r"^\s*(?:第\s*)?(\d+(?:\.\d+)*)(?:[.)．:：、]|\s|章|節|장)"
+
 #: Order: a quick-reference table or link list follows the page's order almost always. Rows of
 #: one table are decided together by a monotone alignment over heading positions. A row with no
 #: match of its own takes a candidate scoring at least ORDER_THRESHOLD when it is the only one
@@ -340,6 +391,7 @@ MATCH_CONFIDENCE: dict[str, float] = {
     "exact_stripped": 0.97,
     "contains_max": 0.95,
     "contains_min": 0.8,
+    "number": 0.9,
     "fuzzy_max": 0.79,
     "order_max": 0.7,
     "content_max": 0.54,

@@ -18,8 +18,8 @@ from pathlib import Path
 from ..config import Config
 from ..labelling.overlap import overlap_report
 from ..models import (
-    OPTIONAL_RULES,
     RULE_ORDER,
+    RULES_COUNTED_WHEN_USED,
     TABLE_SOURCE,
     Counts,
     InternalError,
@@ -225,7 +225,7 @@ class ReportBuilder:
             by_match={
                 rule: self.by_match.get(rule, 0)
                 for rule in RULE_ORDER
-                if rule not in OPTIONAL_RULES or self.by_match.get(rule)
+                if rule not in RULES_COUNTED_WHEN_USED or self.by_match.get(rule)
             },
         )
         lengths = self.section_chars

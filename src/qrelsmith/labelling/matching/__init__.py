@@ -51,13 +51,14 @@ from .elsewhere import says_elsewhere
 from .forms import Form, Target
 from .index import HeadingIndex, SectionHeadings
 from .order import CERTAIN, sections_between
-from .rules import DUPLICATE_FLAG, EXCLUDED_MARK, PARTIAL_FLAG, split_reference
+from .rules import DUPLICATE_FLAG, EXCLUDED_MARK, PARTIAL_FLAG, REPEATED_FLAG, split_reference
 
 __all__ = [
     "CERTAIN",
     "DUPLICATE_FLAG",
     "EXCLUDED_MARK",
     "PARTIAL_FLAG",
+    "REPEATED_FLAG",
     "Form",
     "HeadingIndex",
     "SectionHeadings",

@@ -41,7 +41,7 @@ SEE_ELSEWHERE_PHRASES: tuple[str, ...] = (
 )  # fmt: skip
 
 
-def _phrases(phrases: Iterable[str]) -> re.Pattern[str]:
+def phrase_pattern(phrases: Iterable[str]) -> re.Pattern[str]:
     """One pattern for the phrases, folded as the cells are; Latin ones on word boundaries
     ("ver" is not in "server", "see" not in "seed")."""
     parts = []
@@ -52,8 +52,8 @@ def _phrases(phrases: Iterable[str]) -> re.Pattern[str]:
     return re.compile("|".join(parts))
 
 
-_ELSEWHERE = _phrases(ELSEWHERE_PHRASES)
-_SEE = _phrases(SEE_ELSEWHERE_PHRASES)
+_ELSEWHERE = phrase_pattern(ELSEWHERE_PHRASES)
+SEE_PATTERN = phrase_pattern(SEE_ELSEWHERE_PHRASES)
 
 
 def says_elsewhere(cells: Sequence[str], offsite: bool = False) -> bool:
@@ -62,4 +62,4 @@ def says_elsewhere(cells: Sequence[str], offsite: bool = False) -> bool:
     text = comparable(" ".join(cells))
     if _ELSEWHERE.search(text):
         return True
-    return offsite and _SEE.search(text) is not None
+    return offsite and SEE_PATTERN.search(text) is not None

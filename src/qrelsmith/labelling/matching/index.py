@@ -16,6 +16,8 @@ import this module for type hints only).
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -31,6 +33,10 @@ from ..content import SectionText
 from . import order, rules
 from .forms import Form, Target
 
+#: An overview heading's words (``patterns.OVERVIEW_WORDS``), as one pattern.
+_OVERVIEW = re.compile("|".join(patterns.OVERVIEW_WORDS))
+#: A heading's own number (``patterns.HEADING_NUMBER``).
+_HEADING_NUMBER = re.compile(patterns.HEADING_NUMBER)
 #: The item that matters (matching/index.py ``names_item``): a fuzzy candidate that shares
 #: only light units and the page's topic with a reference, while each holds a specific unit
 #: the other lacks, is no candidate. A topic unit is one at least TOPIC_SHARE of the
@@ -135,6 +141,31 @@ class HeadingIndex:
             found.setdefault(f.tokens, []).append(i)
         return found
 
+    @cached_property
+    def repeated(self) -> list[tuple[str, list[int], frozenset[str]]]:
+        """The headings the page repeats under several sections ("概要", "Likely causes"
+        under each case of a troubleshooting page): (key, positions, their sections), in
+        page order."""
+        found = []
+        for key, positions in self.by_key.items():
+            holders = frozenset(self.targets[p].target_id for p in positions)
+            if len(holders) > 1:
+                found.append((key, positions, holders))
+        return found
+
+    @cached_property
+    def numbered(self) -> dict[str, list[int]]:
+        """The headings that carry their number ("7. 本番環境…", "2.2 Configuring…"), by
+        that number (``patterns.HEADING_NUMBER``)."""
+        found: dict[str, list[int]] = {}
+        for i, target in enumerate(self.targets):
+            if target.excluded:
+                continue
+            number = _HEADING_NUMBER.match(unicodedata.normalize("NFKC", target.heading))
+            if number is not None:
+                found.setdefault(number.group(1), []).append(i)
+        return found
+
     def section_target(self, section_id: str) -> Target | None:
         """The H2 heading of a section (its first target)."""
         return next((t for t in self.targets if t.target_id == section_id), None)
@@ -235,11 +266,19 @@ class HeadingIndex:
         """A text's units that name an item (``_specific``)."""
         return frozenset(u for u in form.units if self._specific(u, form))
 
+    @cached_property
+    def _overview(self) -> list[bool]:
+        """Per heading, whether it heads an overview (``patterns.OVERVIEW_WORDS``)."""
+        return [_OVERVIEW.search(form.plain) is not None for form in self.forms]
+
     def names_item(self, reference: Form, position: int) -> bool:
         """False when a reference and a heading share only generic or topic units and each
         holds a specific unit the other lacks ("#VALUE! エラー" / "#N/A エラーの意味",
-        "WebSocket rate limiting" / "Rate limit headers"): they name different items."""
+        "WebSocket rate limiting" / "Rate limit headers"): they name different items; and
+        when the heading heads an overview the reference does not ask for."""
         heading = self.forms[position]
+        if self._overview[position] and not _OVERVIEW.search(reference.plain):
+            return False  # an overview mentions every item: "横方向の検索関数" / "…の全体像"
         if self.other_item(reference, heading):
             return False  # a word each in the same place: "削除" / "更新"
         shared = reference.units & heading.units

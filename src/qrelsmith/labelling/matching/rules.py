@@ -11,6 +11,7 @@ called alone with an index and a ``Form``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -18,7 +19,8 @@ from typing import TYPE_CHECKING
 from ... import patterns
 from ...config import BuildOptions
 from ...models import RULE_ORDER, Match, MatchRule
-from ...text import heading_key, is_light_unit
+from ...text import comparable, heading_key, is_light_unit
+from .elsewhere import SEE_PATTERN, phrase_pattern
 from .forms import Form, Target, stripped_text
 
 if TYPE_CHECKING:
@@ -67,6 +69,7 @@ EXCLUDED_MARK = "excluded:"
 #: Flags a match can carry into golden.jsonl.
 PARTIAL_FLAG = "partial-reference"
 DUPLICATE_FLAG = "duplicate-heading"
+REPEATED_FLAG = "repeated-subheading"
 
 
 @dataclass(slots=True)
@@ -105,6 +108,13 @@ def outcome(
     whole = _match_listed(index, reference, weak, options, fuzzy)
     if whole.match.rule == "exact":
         return whole
+    numbered = by_number(index, reference, options, fuzzy, whole)
+    if numbered is not None:
+        return numbered
+    if not whole.match.section_ids and whole.match.reason in ("unmatched", "ambiguous"):
+        under = repeated_under(index, reference, options, fuzzy)
+        if under is not None:
+            return under
     parts = split_reference(reference, strong)
     if len(parts) < 2:
         return whole
@@ -118,6 +128,102 @@ def outcome(
     if matched and all(m.reason == "unmatched" and not m.candidates for m in failed):
         return Outcome(combine(matched, flags=[PARTIAL_FLAG]))
     return whole if whole.match.section_ids else Outcome(failed[0])
+
+
+#: A section-number mention in a reference (``patterns.SECTION_NUMBER_MENTIONS``).
+_NUMBER_MENTION = re.compile("|".join(patterns.SECTION_NUMBER_MENTIONS))
+#: ... and the words around it that only point (``patterns.NUMBER_POINTER_WORDS``).
+_POINTER = phrase_pattern(patterns.NUMBER_POINTER_WORDS)
+
+
+def by_number(
+    index: HeadingIndex, reference: str, options: BuildOptions, fuzzy: bool, whole: Outcome
+) -> Outcome | None:
+    """Rule ``number``: a reference that names a section by its number ("7章", "§4",
+    "Section 2.2", "6장", "sección 3"), once. On a page whose headings carry numbers, the
+    one heading with that number decides when the rest of the reference only points
+    ("詳細は", "see": ``patterns.NUMBER_POINTER_WORDS``) or names that section too ("4 章の
+    概要": one of its "概要"); rest naming another section makes the row a tie between the
+    two, rest naming nothing ("사진 1장", a count) decides nothing, and so does a number no
+    heading carries. On a page whose headings carry none, the mention is set aside and the
+    rest is matched alone ("8章 IFERROR" → "IFERROR・IFNA でエラー表示を抑える"). None when
+    the reference mentions no number or ``whole`` (the reference matched as text) stands."""
+    mentions = list(_NUMBER_MENTION.finditer(comparable(reference)))
+    if len(mentions) != 1:
+        return None
+    mention = mentions[0]
+    number = next(group for group in mention.groups() if group is not None)
+    rest = (mention.string[: mention.start()] + " " + mention.string[mention.end() :]).strip()
+    rest = FRAGMENT_START.sub("", rest).strip()  # "4 章の概要": the particle joined the two
+    pointer_free = _POINTER.sub(" ", SEE_PATTERN.sub(" ", rest))
+    named = match_part(index, rest, options, fuzzy) if heading_key(pointer_free) else None
+    if not index.numbered:  # no heading carries a number: the rest alone decides
+        if whole.match.section_ids or named is None or not named.match.section_ids:
+            return None
+        return named
+    positions = index.numbered.get(number, [])
+    sections = {index.targets[p].target_id for p in positions}
+    if len(sections) != 1:
+        return None
+    (section_id,) = sections
+    target = index.targets[positions[0]]
+    for other in (whole, named):
+        if other is not None and other.match.section_ids not in ([], [section_id]):
+            tied = sorted({target.heading, *(t.heading for t in _targets(index, other))})
+            return Outcome(Match(reason="ambiguous", candidates=tied))
+    if whole.match.section_ids:
+        return whole
+    if (
+        named is not None
+        and named.match.section_ids != [section_id]
+        and not any(t.target_id == section_id for t in named.tied)
+    ):
+        return None  # the rest names nothing of that section: a count, not a pointer
+    confidence = patterns.MATCH_CONFIDENCE["number"]
+    return Outcome(accept(target, "number", confidence, []), target=target)
+
+
+def _targets(index: HeadingIndex, decided: Outcome) -> list[Target]:
+    """The H2 targets of a decided outcome's sections."""
+    found = [index.section_target(s) for s in decided.match.section_ids]
+    return [t for t in found if t is not None]
+
+
+def repeated_under(
+    index: HeadingIndex, reference: str, options: BuildOptions, fuzzy: bool
+) -> Outcome | None:
+    """A reference that names a heading the page repeats under several sections together
+    with the section it means ("CrashLoopBackOff の対処法", "Pending：考えられる原因" on a
+    troubleshooting page whose cases each hold "概要", "考えられる原因" and "対処法"): the
+    rest of the reference is matched alone, and decides when it names one of the sections
+    that hold the repeated heading. Rest naming another section, or none: None (the row
+    stays open)."""
+    key_of_reference = heading_key(reference)
+    text = unicodedata.normalize("NFKC", reference)
+    decided: dict[str, Outcome] = {}
+    for key, positions, holders in index.repeated:
+        if key not in key_of_reference:
+            continue
+        words = unicodedata.normalize("NFKC", index.targets[positions[0]].heading).split()
+        rest = re.sub(r"\s*".join(map(re.escape, words)), " ", text, flags=re.IGNORECASE)
+        if rest == text or not heading_key(rest):
+            continue
+        named = match_part(index, rest, options, fuzzy)
+        if len(named.match.section_ids) != 1 or named.match.section_ids[0] not in holders:
+            return None  # the rest names another section, several or none
+        decided[named.match.section_ids[0]] = named
+    if len(decided) != 1:
+        return None
+    (named,) = decided.values()
+    match = named.match
+    # the reference holds the section's heading and more: at most ``contains``, never exact
+    rule: MatchRule = "contains" if match.rule == "exact" else match.rule or "fuzzy"
+    confidence = min(match.confidence or 0.0, patterns.MATCH_CONFIDENCE["contains_max"])
+    flags = list(dict.fromkeys([*match.flags, REPEATED_FLAG]))
+    return Outcome(
+        Match(section_ids=match.section_ids, rule=rule, confidence=confidence, flags=flags),
+        target=named.target,
+    )
 
 
 def by_anchor(index: HeadingIndex, anchors: Sequence[str]) -> list[str]:
