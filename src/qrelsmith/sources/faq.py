@@ -234,16 +234,18 @@ FAQ_POINTER_LEAD = re.compile(
 FAQ_POINTER_TAIL = re.compile(
     r"(?:(?:を|は)?(?:ご?参照|ご覧|参考に)(?:して)?(?:ください|下さい)?"
     r"|(?:は|を|から|で)?(?:こちら|ここ)(?:から|で|を)?(?:ご覧ください|参照してください)?"
-    r"|(?:을|를)?\s*(?:참고|참조)(?:하세요|하십시오|해\s*주세요|하시기\s*바랍니다|바랍니다)"
-    r"|(?:은|는)?\s*여기(?:를|에서)?"
+    r"|(?:[을를]\s?)?(?:참고|참조)(?:하세요|하십시오|해\s?주세요|하시기\s?바랍니다|바랍니다)"
+    r"|(?:[은는]\s?)?여기(?:를|에서)?"
     r"|(?<!\w)(?:here|aquí|aqui))\W*$",
     re.IGNORECASE,
 )
+# (no pattern here opens with an unbounded run: searched at every position of a long run of
+# spaces, "\s*" before a word was quadratic, tests/test_hostile.py)
 FAQ_POINTER_TARGET = re.compile(
     r"(?<!\w)(?:this|that|our|the\s+following)\s+(?:post|article|guide|page|blog\s+post)(?!\w)"
     r"|(?<!\w)(?:este|el\s+siguiente)\s+(?:artículo|post|enlace)(?!\w)"
     r"|(?<!\w)esta\s+(?:guía|página)(?!\w)"
-    r"|(?:この|こちらの|下記の|以下の)(?:記事|ページ|リンク)|이\s*(?:글|문서|페이지|게시물|링크)",
+    r"|(?:この|こちらの|下記の|以下の)(?:記事|ページ|リンク)|이\s?(?:글|문서|페이지|게시물|링크)",
     re.IGNORECASE,
 )
 #: "here" and its kin as a link's text at a sentence's end ("…desde[aquí]", "…です[ここ]").
