@@ -476,3 +476,15 @@ def test_a_section_number_names_the_heading_that_carries_it() -> None:
     plain = page("インストール", "IFERROR でエラーを隠す", "バックアップ")
     assert section_of(plain, "8章 IFERROR") == "IFERROR でエラーを隠す"
     assert match_reference("8章", plain).section_ids == []
+
+
+def test_a_bracket_names_the_copy_of_a_repeated_heading() -> None:
+    # "Configuring the client" is an H2 and, again, an H3 of "Legacy API (v1)"
+    article = fixture_page("client-versions.html")
+    current, legacy = article.sections[0].id, article.sections[2].id
+    assert table_sections(article) == [[current], [article.sections[1].id], [legacy]]
+    assert match_reference("Configuring the client（v1）", article).section_ids == [legacy]
+    # without a bracket the H2 is taken, as before; a bracket naming neither copy is a tie
+    assert match_reference("Configuring the client", article).section_ids == [current]
+    tie = match_reference("Configuring the client (beta)", article)
+    assert (tie.section_ids, tie.reason) == ([], "ambiguous")

@@ -160,6 +160,19 @@ _BRACKET_PAIRS = (
 _OPENINGS = tuple(pair[0] for pair in _BRACKET_PAIRS)
 
 
+def bracketed(plain: str) -> list[str]:
+    """What ``stripped_text`` drops as bracketed parts of ``plain``: their contents, in order."""
+    found: list[str] = []
+    without = NAME_PREFIX.sub("", plain)
+    for opening, closing in _BRACKET_PAIRS:
+        while opening in without and closing in without.split(opening, 1)[1]:
+            head, rest = without.split(opening, 1)
+            inside, tail = rest.split(closing, 1)
+            found.append(inside)
+            without = head + " " + tail
+    return found
+
+
 def stripped_text(plain: str) -> str:
     """``plain`` (comparable text) without bracketed parts and without a name prefix."""
     without = NAME_PREFIX.sub("", plain)

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 from ... import patterns
 from ...config import BuildOptions
 from ...models import RULE_ORDER, Match, MatchRule
-from ...text import comparable, heading_key, is_light_unit
+from ...text import comparable, heading_key, is_light_unit, units
 from .elsewhere import SEE_PATTERN, phrase_pattern
-from .forms import Form, Target, stripped_text
+from .forms import Form, Target, bracketed, stripped_text
 
 if TYPE_CHECKING:
     from .index import HeadingIndex
@@ -309,7 +309,10 @@ def vague(index: HeadingIndex, reference: Form, options: BuildOptions) -> Outcom
 
 
 def exact_stripped(index: HeadingIndex, reference: Form, options: BuildOptions) -> Outcome | None:
-    """Rule ``exact`` once brackets, a "Step 2:" prefix and punctuation are set aside."""
+    """Rule ``exact`` once brackets, a "Step 2:" prefix and punctuation are set aside. When
+    the heading repeats in several sections (a versioned page's "Legacy API (v5)" part), a
+    bracket set aside names the one whose headings hold its words ("… (v5)"); a bracket that
+    names none of them, or several, leaves the row a tie rather than the first copy."""
     if not reference.stripped:
         return None
     found = sorted(
@@ -320,7 +323,22 @@ def exact_stripped(index: HeadingIndex, reference: Form, options: BuildOptions) 
     )
     if not found:
         return None
+    if len({index.targets[i].target_id for i in found}) > 1:
+        aside = frozenset(units(" ".join(bracketed(reference.plain))))
+        if aside:  # "モデルの設定（v1）": the bracket may name the part of the page meant
+            named = [i for i in found if aside <= _section_units(index, i)]
+            if len({index.targets[i].target_id for i in named}) != 1:
+                tied = sorted({index.targets[i].heading for i in found})
+                return Outcome(Match(reason="ambiguous", candidates=tied))
+            found = named
     return decide_exact(index, found, "exact", patterns.MATCH_CONFIDENCE["exact_stripped"])
+
+
+def _section_units(index: HeadingIndex, position: int) -> frozenset[str]:
+    """The units of a heading and of its section's own (H2) heading."""
+    own = index.forms[position].units
+    top = index.section_target(index.targets[position].target_id)
+    return own if top is None else own | frozenset(units(top.heading))
 
 
 def too_short(index: HeadingIndex, reference: Form, options: BuildOptions) -> Outcome | None:
