@@ -96,13 +96,14 @@ def test_permalink_selectors_are_configurable() -> None:
     from qrelsmith import parse_article
     from qrelsmith.config import BuildOptions
 
-    page = (PERMALINKS / "sphinx.html").read_bytes()
+    # a glyph of no permalink convention, so that only the selectors decide what is read
+    page = (PERMALINKS / "sphinx.html").read_bytes().replace("¶".encode(), b"[link]")
     kept = parse_article(page, "s.html", BuildOptions(permalink_selectors=[]))
-    assert [s.heading for s in kept.sections] == ["Pool size¶", "Broken connections¶"]
+    assert [s.heading for s in kept.sections] == ["Pool size[link]", "Broken connections[link]"]
     own = BuildOptions(permalink_selectors=["dt.sig > a.headerlink"])  # only the API ones
     signature = parse_article(page, "s.html", own)
-    assert signature.sections[0].heading == "Pool size¶"
-    assert "¶" not in signature.sections[0].text.replace("Pool size¶", "")
+    assert signature.sections[0].heading == "Pool size[link]"
+    assert "[link]" not in signature.sections[0].text.replace("Pool size[link]", "")
 
 
 @pytest.mark.parametrize("generator", GENERATORS)
@@ -327,3 +328,24 @@ def test_the_title_is_the_first_h1_with_text_after_an_empty_one() -> None:
         "</h1><p>x</p><h1>Real title</h1><h2>A</h2><p>y</p></body></html>"
     )
     assert parse_html(page, BuildOptions()).title == "Real title"
+
+
+def test_a_permalink_glyph_left_in_a_heading_s_text_is_no_part_of_it() -> None:
+    # a crawl that unwrapped its in-page links leaves the anchors' glyphs as text
+    from qrelsmith import match_reference, parse_article
+
+    html = (
+        "<article><h2>Startup probes#</h2><p>t</p><h2>RDB snapshots¶</h2><p>t</p>"
+        "<h2>Probe handlers #</h2><h3>httpGet🔗</h3><p>t</p><h2>Using C#</h2><p>t</p>"
+        "<h2>F#</h2><p>t</p></article>"
+    )
+    article = parse_article(html, "page.html")
+    assert [s.heading for s in article.sections] == [
+        "Startup probes",
+        "RDB snapshots",
+        "Probe handlers",
+        "Using C#",
+        "F#",
+    ]
+    assert article.sections[2].subheadings == ["httpGet"]
+    assert match_reference("Startup probes", article).rule == "exact"

@@ -255,7 +255,7 @@ def split_sections(
                 current = None  # a higher heading ends the section; its text belongs to none
         elif part == "/H" and headings:
             rank, chunk = headings.pop(), opened_at.pop()
-            text = fold_space(_without_links("".join(heading_chunks)))
+            text = without_glyph(fold_space(_without_links("".join(heading_chunks))))
             heading_chunks = []
             if current is not None and text:
                 if rank == level:
@@ -330,6 +330,24 @@ def folded_text(item: _Open, text: str) -> tuple[str, list[SubHeading]]:
         if folded.startswith(heading, at)
     ]
     return folded, places
+
+
+#: The glyph a heading's permalink anchor shows ("¶" of Sphinx, "#" of Hugo and MkDocs, "§",
+#: "🔗", "⚓"), left at the end of the heading's text when the anchor's markup is gone (a crawl
+#: that unwrapped its in-page links) or its class is no permalink selector. "C#", "F#" (one
+#: letter before the "#") keep theirs.
+_PERMALINK_GLYPHS = frozenset("¶§#\U0001f517\u2693")
+
+
+def without_glyph(heading: str) -> str:
+    """A heading's text without a permalink glyph at its end ("Startup probes#")."""
+    text = heading.rstrip()
+    if len(text) < 2 or text[-1] not in _PERMALINK_GLYPHS:
+        return heading
+    one_letter = text[-2].isascii() and text[-2].isalpha() and (len(text) == 2 or text[-3] in " (")
+    if text[-1] == "#" and one_letter:
+        return heading  # "C#", "Using F#"
+    return text[:-1].rstrip() or heading
 
 
 def _without_links(text: str) -> str:
