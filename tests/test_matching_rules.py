@@ -435,6 +435,11 @@ def test_a_repeated_subheading_named_with_its_case_takes_that_case() -> None:
         assert match_reference(reference, article).section_ids == [], reference
     # in the table, as a build decides it
     assert table_sections(article) == [[s.id] for s in article.sections[:4]]
+    # the words that join the two are set aside: "of a 502" names "502 Bad Gateway"
+    gateway = page("502 Bad Gateway", "- Likely causes", "- Fix", "503 Service Unavailable",
+                   "- Likely causes", "- Fix")  # fmt: skip
+    assert section_of(gateway, "Likely causes of a 502") == "502 Bad Gateway"
+    assert section_of(gateway, "Fix for the 503") == "503 Service Unavailable"
 
 
 def test_a_section_number_names_the_heading_that_carries_it() -> None:
@@ -453,9 +458,29 @@ def test_a_section_number_names_the_heading_that_carries_it() -> None:
         match = match_reference(reference, numbered)
         assert section_of(numbered, reference) == heading, reference
         assert match.rule in ("number", "exact", "contains", "fuzzy"), reference
-    for reference in ("2장", "자세한 내용은 3장", "see §3", "3장 참고", "2.1절"):
+    for reference in (
+        "2장",
+        "자세한 내용은 3장",
+        "see §3",
+        "3장 참고",
+        "2.1절",
+        "4.1",
+        "2-1",
+        "3번",
+    ):
         match = match_reference(reference, numbered)
         assert (match.rule, match.confidence) == ("number", MATCH_CONFIDENCE["number"]), reference
+    # a chapter named with its marks decides, whatever the words beside it; a Korean count
+    # form ("3번", "3장") needs them to point or to name the section
+    assert section_of(numbered, "第3章（デプロイの自動化）") == "3. 배포"
+    assert section_of(numbered, "Section 3 (deploying)") == "3. 배포"
+    assert match_reference("3번 자동화", numbered).section_ids == []
+    # a heading numbered "2-2." is 2.2, named as "2-2" or "2.2"
+    dashed = page(
+        "1. 백업 방식", "2. mysqldump", "- 2-1. 전체 백업", "- 2-2. 테이블만 백업", "3. 복구"
+    )
+    for reference in ("2-2", "2.2", "§2.2"):
+        assert section_of(dashed, reference) == "2. mysqldump", reference
     # the rest names another section: a tie, not a guess; a number no heading carries, two
     # numbers, or a count ("사진 1장": "사진" names nothing of section 1) decide nothing
     tie = match_reference("3장 설정", numbered)

@@ -339,20 +339,25 @@ OVERVIEW_WORDS: tuple[str, ...] = (
 )
 
 #: A reference that names a section by its number, in each language's words: "7章", "第3節",
-#: "§4", "Section 2.2", "Chapter 3", "6장", "제2절", "sección 3", "apartado 2.1" (the number is
-#: the first group). Read on the folded text (``text.comparable``). Rule ``number``
-#: (matching/rules.py ``by_number``): on a page whose headings carry their numbers ("7. 本番
-#: 環境での作成", "2.2 Configuring the S3 backend") the number names the heading; on a page
-#: whose headings carry none the mention is set aside and the rest of the reference decides.
+#: "§4", "Section 2.2", "Chapter 3", "제2장", "sección 3", "apartado 2.1", or the number alone
+#: with a level ("4.1", "2-2"; the number is the first group). Read on the folded text
+#: (``text.comparable``). Rule ``number`` (matching/rules.py ``by_number``): on a page whose
+#: headings carry their numbers ("7. 本番環境での作成", "2.2 Configuring the S3 backend") the
+#: number names the heading; on a page whose headings carry none the mention is set aside and
+#: the rest of the reference decides.
 SECTION_NUMBER_MENTIONS: tuple[str, ...] = (
-    r"第\s*(\d+(?:\.\d+)*)\s*[章節节项項]",
-    r"(?<![\d.])(\d+(?:\.\d+)*)\s*[章節节]",
-    r"제\s*(\d+(?:\.\d+)*)\s*[장절]",
-    r"(?<![\d.])(\d+(?:\.\d+)*)\s*[장절]",
-    r"\b(?:section|sect\.|sec\.|chapter|ch\.)\s*(\d+(?:\.\d+)*)",
-    r"§\s*(\d+(?:\.\d+)*)",
-    r"\b(?:secci[oó]n|apartado|cap[ií]tulo)\s*(\d+(?:\.\d+)*)",
+    r"第\s*(\d+(?:[.-]\d+)*)\s*[章節节项項]",
+    r"(?<![\d.])(\d+(?:[.-]\d+)*)\s*[章節节]",
+    r"제\s*(\d+(?:[.-]\d+)*)\s*[장절]",
+    r"\b(?:section|sect\.|sec\.|chapter|ch\.)\s*(\d+(?:[.-]\d+)*)",
+    r"§\s*(\d+(?:[.-]\d+)*)",
+    r"\b(?:secci[oó]n|apartado|cap[ií]tulo)\s*(\d+(?:[.-]\d+)*)",
+    r"^\s*(\d+[.-]\d+(?:[.-]\d+)*)\.?\s*$",
 )
+#: ... and the Korean forms that are as often a count ("6장", "2절", "7번": "사진 1장" is one
+#: photo): these name a section only when the rest of the reference only points or names the
+#: same section.
+SECTION_NUMBER_COUNTS: tuple[str, ...] = (r"(?<![\d.])(\d+(?:[.-]\d+)*)\s*[장절번]",)
 #: ... the words around such a mention that only point ("자세한 내용은 3장", "詳細は 5 章",
 #: "see §4"; besides elsewhere.py's "see" phrases): a reference of a mention and these only
 #: names the numbered section; any other word must name it too ("4 章の概要": its "概要").
@@ -362,7 +367,7 @@ NUMBER_POINTER_WORDS: tuple[str, ...] = (
     "detalles", "en", "el", "la",
 )  # fmt: skip
 #: A heading's own number, at its start: "7. …", "2.2 …", "第3章 …", "3) …", "4：…".
-HEADING_NUMBER = r"^\s*(?:第\s*)?(\d+(?:\.\d+)*)(?:[.)．:：、]|\s|章|節|장)"
+HEADING_NUMBER = r"^\s*(?:第\s*)?(\d+(?:[.-]\d+)*)(?:[.)．:：、]|\s|章|節|장)"
 
 #: Order: a quick-reference table or link list follows the page's order almost always. Rows of
 #: one table are decided together by a monotone alignment over heading positions. A row with no

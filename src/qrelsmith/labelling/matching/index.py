@@ -162,8 +162,8 @@ class HeadingIndex:
             if target.excluded:
                 continue
             number = _HEADING_NUMBER.match(unicodedata.normalize("NFKC", target.heading))
-            if number is not None:
-                found.setdefault(number.group(1), []).append(i)
+            if number is not None:  # "2-2." is "2.2"
+                found.setdefault(number.group(1).replace("-", "."), []).append(i)
         return found
 
     def section_target(self, section_id: str) -> Target | None:

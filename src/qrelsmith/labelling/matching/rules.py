@@ -101,8 +101,9 @@ def outcome(
     if linked:
         target = next((t for t in index.targets if t.target_id == linked[0]), None)
         return Outcome(Match(section_ids=linked, rule="anchor", confidence=1.0), target=target)
-    if not heading_key(reference):
-        return Outcome(Match(reason="empty"))
+    if not heading_key(reference):  # "4.1": a bare number has no key, but names a section
+        empty = Outcome(Match(reason="empty"))
+        return by_number(index, reference, options, fuzzy, empty) or empty
     strong = [s for s in options.reference_separators if s not in WEAK_SEPARATORS]
     weak = [s for s in options.reference_separators if s in WEAK_SEPARATORS]
     whole = _match_listed(index, reference, weak, options, fuzzy)
@@ -132,6 +133,7 @@ def outcome(
 
 #: A section-number mention in a reference (``patterns.SECTION_NUMBER_MENTIONS``).
 _NUMBER_MENTION = re.compile("|".join(patterns.SECTION_NUMBER_MENTIONS))
+_NUMBER_COUNT = re.compile("|".join(patterns.SECTION_NUMBER_COUNTS))
 #: ... and the words around it that only point (``patterns.NUMBER_POINTER_WORDS``).
 _POINTER = phrase_pattern(patterns.NUMBER_POINTER_WORDS)
 
@@ -140,20 +142,28 @@ def by_number(
     index: HeadingIndex, reference: str, options: BuildOptions, fuzzy: bool, whole: Outcome
 ) -> Outcome | None:
     """Rule ``number``: a reference that names a section by its number ("7章", "§4",
-    "Section 2.2", "6장", "sección 3"), once. On a page whose headings carry numbers, the
-    one heading with that number decides when the rest of the reference only points
-    ("詳細は", "see": ``patterns.NUMBER_POINTER_WORDS``) or names that section too ("4 章の
-    概要": one of its "概要"); rest naming another section makes the row a tie between the
-    two, rest naming nothing ("사진 1장", a count) decides nothing, and so does a number no
-    heading carries. On a page whose headings carry none, the mention is set aside and the
-    rest is matched alone ("8章 IFERROR" → "IFERROR・IFNA でエラー表示を抑える"). None when
-    the reference mentions no number or ``whole`` (the reference matched as text) stands."""
-    mentions = list(_NUMBER_MENTION.finditer(comparable(reference)))
-    if len(mentions) != 1:
+    "Section 2.2", "第7章（常駐化）", "4.1", "6장", "7번"), once. On a page whose headings carry
+    numbers, the one heading with that number decides, unless the rest of the reference
+    names another section (then the row is a tie between the two). A Korean form that is as
+    often a count ("6장", "7번": ``patterns.SECTION_NUMBER_COUNTS``) decides only when the
+    rest only points ("자세한 내용은", "참고": ``patterns.NUMBER_POINTER_WORDS``) or names that
+    section too ("4장의 개요": one of its "개요"); "사진 1장" decides nothing. A number no
+    heading carries decides nothing. On a page whose headings carry none, the mention is set
+    aside and the rest is matched alone ("8章 IFERROR" → "IFERROR・IFNA でエラー表示を抑え
+    る"). None when the reference mentions no number or ``whole`` (the reference matched as
+    text) stands."""
+    folded = comparable(reference)
+    strong = list(_NUMBER_MENTION.finditer(folded))
+    counts = [
+        m
+        for m in _NUMBER_COUNT.finditer(folded)
+        if not any(m.start() < s.end() and s.start() < m.end() for s in strong)
+    ]
+    if len(strong) + len(counts) != 1:
         return None
-    mention = mentions[0]
-    number = next(group for group in mention.groups() if group is not None)
-    rest = (mention.string[: mention.start()] + " " + mention.string[mention.end() :]).strip()
+    mention = (strong or counts)[0]
+    number = next(group for group in mention.groups() if group is not None).replace("-", ".")
+    rest = (folded[: mention.start()] + " " + folded[mention.end() :]).strip()
     rest = FRAGMENT_START.sub("", rest).strip()  # "4 章の概要": the particle joined the two
     pointer_free = _POINTER.sub(" ", SEE_PATTERN.sub(" ", rest))
     named = match_part(index, rest, options, fuzzy) if heading_key(pointer_free) else None
@@ -174,11 +184,12 @@ def by_number(
     if whole.match.section_ids:
         return whole
     if (
-        named is not None
+        counts
+        and named is not None
         and named.match.section_ids != [section_id]
         and not any(t.target_id == section_id for t in named.tied)
     ):
-        return None  # the rest names nothing of that section: a count, not a pointer
+        return None  # "사진 1장": the rest names nothing of that section, a count
     confidence = patterns.MATCH_CONFIDENCE["number"]
     return Outcome(accept(target, "number", confidence, []), target=target)
 
@@ -206,7 +217,10 @@ def repeated_under(
             continue
         words = unicodedata.normalize("NFKC", index.targets[positions[0]].heading).split()
         rest = re.sub(r"\s*".join(map(re.escape, words)), " ", text, flags=re.IGNORECASE)
-        if rest == text or not heading_key(rest):
+        if rest == text:
+            continue
+        rest = _inner(rest)  # "Likely causes of a 502": the words that joined the two
+        if not heading_key(rest):
             continue
         named = match_part(index, rest, options, fuzzy)
         if len(named.match.section_ids) != 1 or named.match.section_ids[0] not in holders:
@@ -224,6 +238,16 @@ def repeated_under(
         Match(section_ids=match.section_ids, rule=rule, confidence=confidence, flags=flags),
         target=named.target,
     )
+
+
+def _inner(text: str) -> str:
+    """``text`` without the function words and punctuation at its edges ("of a 502" → "502")."""
+    words = text.split()
+    while words and words[0].strip(":：,、-→>") in ("", *patterns.MATCH_STOPWORDS):
+        words.pop(0)
+    while words and words[-1].strip(":：,、-→>") in ("", *patterns.MATCH_STOPWORDS):
+        words.pop()
+    return " ".join(words)
 
 
 def by_anchor(index: HeadingIndex, anchors: Sequence[str]) -> list[str]:
