@@ -152,6 +152,8 @@ def by_number(
     aside and the rest is matched alone ("8章 IFERROR" → "IFERROR・IFNA でエラー表示を抑え
     る"). None when the reference mentions no number or ``whole`` (the reference matched as
     text) stands."""
+    if not any(character.isdigit() for character in reference):
+        return None  # most references: no number to read
     folded = comparable(reference)
     strong = list(_NUMBER_MENTION.finditer(folded))
     counts = [
