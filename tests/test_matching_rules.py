@@ -513,3 +513,34 @@ def test_a_bracket_names_the_copy_of_a_repeated_heading() -> None:
     assert match_reference("Configuring the client", article).section_ids == [current]
     tie = match_reference("Configuring the client (beta)", article)
     assert (tie.section_ids, tie.reason) == ([], "ambiguous")
+
+
+def test_a_step_or_case_number_and_a_leading_number_name_their_heading() -> None:
+    steps = page(
+        "Prerequisites", "Step 1: Write a rule", "Step 2: Test the rule", "Step 3: Load it"
+    )
+    assert (match_reference("Step 2", steps).rule, section_of(steps, "Step 2")) == (
+        "number",
+        "Step 2: Test the rule",
+    )
+    cases = page(
+        "ケース1: ログが肥大化", "- 概要", "- 対処法", "ケース2: inode の枯渇", "- 概要", "- 対処法"
+    )
+    assert section_of(cases, "2章の対処法") == "ケース2: inode の枯渇"
+    # a reference that opens with a heading's number, the rest naming nothing else
+    numbered = page(
+        "1. 基本形", "2. エラーをラップする", "3. 値と比較する", "4. 独自の例外クラスを定義する"
+    )
+    assert match_reference("4. カスタム例外", numbered).rule == "number"
+    assert section_of(numbered, "4. カスタム例外") == "4. 独自の例外クラスを定義する"
+    # a table that numbers its own rows: where the number and the text disagree, a tie
+    tie = match_reference("1. 値と比較", numbered)
+    assert (tie.section_ids, tie.reason) == ([], "ambiguous")
+
+
+def test_words_that_call_a_section_a_section_name_nothing() -> None:
+    article = page("Instalación", "Cobertura con pytest-cov", "Marcadores")
+    assert section_of(article, "sección de cobertura") == "Cobertura con pytest-cov"
+    go = page("errors.Is で値と比較する", "errors.As で型を取り出す", "panic と recover")
+    assert section_of(go, "errors.As の章") == "errors.As で型を取り出す"
+    assert section_of(go, "the panic section") == "panic と recover"

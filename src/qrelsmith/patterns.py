@@ -353,11 +353,24 @@ SECTION_NUMBER_MENTIONS: tuple[str, ...] = (
     r"§\s*(\d+(?:[.-]\d+)*)",
     r"\b(?:secci[oó]n|apartado|cap[ií]tulo)\s*(\d+(?:[.-]\d+)*)",
     r"^\s*(\d+[.-]\d+(?:[.-]\d+)*)\.?\s*$",
+    r"\b(?:step|paso|part|parte|case|caso)\s*(\d+(?:[.-]\d+)*)",
+    r"(?:手順|ステップ|ケース|단계|케이스)\s*(\d+(?:[.-]\d+)*)",
 )
+#: ... and a reference that opens with a heading's number ("4. カスタム例外" for "4. 独自の例外
+#: クラスを定義する"): read only when the text alone leaves the row open, since a table may
+#: number its own rows.
+SECTION_NUMBER_LEADING = r"^\s*(\d+(?:[.-]\d+)*)[.)]\s+\S"
 #: ... and the Korean forms that are as often a count ("6장", "2절", "7번": "사진 1장" is one
 #: photo): these name a section only when the rest of the reference only points or names the
 #: same section.
 SECTION_NUMBER_COUNTS: tuple[str, ...] = (r"(?<![\d.])(\d+(?:[.-]\d+)*)\s*[장절번]",)
+#: Words that call a section a section, at a reference's edges ("sección de cobertura",
+#: "errors.As の章", "the Installation section"): set aside when the reference matches
+#: nothing with them (matching/rules.py ``_match_listed``).
+SECTION_NOUNS_BEFORE = (
+    r"^(?:the\s+)?(?:section|chapter|secci[oó]n|apartado|cap[ií]tulo)\s+(?:on|about|de|sobre|del)?"
+)
+SECTION_NOUNS_AFTER = r"(?:section|chapter|の章|の節|の項|の項目|のセクション|セクション|섹션)\s*$"
 #: ... the words around such a mention that only point ("자세한 내용은 3장", "詳細は 5 章",
 #: "see §4"; besides elsewhere.py's "see" phrases): a reference of a mention and these only
 #: names the numbered section; any other word must name it too ("4 章の概要": its "概要").
@@ -366,8 +379,12 @@ NUMBER_POINTER_WORDS: tuple[str, ...] = (
     "details", "detail", "more", "for", "in", "the", "chapter", "section", "más detalles",
     "detalles", "en", "el", "la",
 )  # fmt: skip
-#: A heading's own number, at its start: "7. …", "2.2 …", "第3章 …", "3) …", "4：…".
-HEADING_NUMBER = r"^\s*(?:第\s*)?(\d+(?:[.-]\d+)*)(?:[.)．:：、]|\s|章|節|장)"
+#: A heading's own number, at its start: "7. …", "2.2 …", "第3章 …", "3) …", "4：…", and after
+#: a step or case label: "Step 2: …", "ケース4: …", "Case 3: …".
+HEADING_NUMBER = (
+    r"(?i)^\s*(?:第\s*|(?:step|paso|part|parte|case|caso|手順|ステップ|ケース|단계|케이스)\s*)?"
+    r"(\d+(?:[.-]\d+)*)(?:[.)．:：、]|\s|章|節|장|$)"
+)
 
 #: Order: a quick-reference table or link list follows the page's order almost always. Rows of
 #: one table are decided together by a monotone alignment over heading positions. A row with no

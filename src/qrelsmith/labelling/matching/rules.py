@@ -131,9 +131,22 @@ def outcome(
     return whole if whole.match.section_ids else Outcome(failed[0])
 
 
+#: The words that call a section a section, at a reference's edges.
+_SECTION_NOUNS_BEFORE = re.compile(patterns.SECTION_NOUNS_BEFORE)
+_SECTION_NOUNS_AFTER = re.compile(patterns.SECTION_NOUNS_AFTER)
+
 #: A section-number mention in a reference (``patterns.SECTION_NUMBER_MENTIONS``).
 _NUMBER_MENTION = re.compile("|".join(patterns.SECTION_NUMBER_MENTIONS))
 _NUMBER_COUNT = re.compile("|".join(patterns.SECTION_NUMBER_COUNTS))
+_NUMBER_LEADING = re.compile(patterns.SECTION_NUMBER_LEADING)
+
+
+def _leading(folded: str) -> list[re.Match[str]]:
+    """A number the reference opens with ("4. カスタム例外"), as a mention."""
+    found = _NUMBER_LEADING.match(folded)
+    return [] if found is None else [found]
+
+
 #: ... and the words around it that only point (``patterns.NUMBER_POINTER_WORDS``).
 _POINTER = phrase_pattern(patterns.NUMBER_POINTER_WORDS)
 
@@ -161,9 +174,10 @@ def by_number(
         for m in _NUMBER_COUNT.finditer(folded)
         if not any(m.start() < s.end() and s.start() < m.end() for s in strong)
     ]
-    if len(strong) + len(counts) != 1:
+    leading = [] if strong or counts or whole.match.section_ids else _leading(folded)
+    if len(strong) + len(counts) + len(leading) != 1:
         return None
-    mention = (strong or counts)[0]
+    mention = (strong or counts or leading)[0]
     number = next(group for group in mention.groups() if group is not None).replace("-", ".")
     rest = (folded[: mention.start()] + " " + folded[mention.end() :]).strip()
     rest = FRAGMENT_START.sub("", rest).strip()  # "4 章の概要": the particle joined the two
@@ -273,13 +287,20 @@ def _match_listed(
     whole = match_part(index, text, options, fuzzy)
     if whole.match.rule == "exact":
         return whole
-    if whole.match.reason == "unmatched" and not whole.match.candidates:
-        # a bracketed remark ("IIS (IIS、FTP などを選択します)") names no section
-        remark_free = stripped_text(text).strip()
-        if remark_free != text.strip() and heading_key(remark_free):
-            whole = match_part(index, remark_free, options, fuzzy)
-            if whole.match.section_ids:
-                return whole
+    if not whole.match.section_ids and whole.match.reason in ("unmatched", "ambiguous"):
+        # a bracketed remark ("IIS (IIS、FTP などを選択します)") names no section (tried when
+        # nothing matched), nor do the words that call a section a section ("sección de
+        # cobertura", "errors.As の章": tried on a tie too, which "の章" may have made)
+        folded = comparable(text).strip()
+        noun_free = _SECTION_NOUNS_AFTER.sub("", _SECTION_NOUNS_BEFORE.sub("", folded)).strip()
+        shorter_forms = [(noun_free, folded)]
+        if whole.match.reason == "unmatched" and not whole.match.candidates:
+            shorter_forms.insert(0, (stripped_text(text).strip(), text.strip()))
+        for shorter, before in shorter_forms:
+            if shorter != before and heading_key(shorter):
+                found = match_part(index, shorter, options, fuzzy)
+                if found.match.section_ids:
+                    return found
     parts = split_reference(text, weak)
     if len(parts) < 2:
         return whole
