@@ -23,6 +23,7 @@ records the title read.
     python benchmarks/faq_review_draw.py draw PAGES OUT          # OUT/<id>.md, OUT/draw.tsv
     qrelsmith build OUT --out REV --sources table,faq
     python benchmarks/faq_review_draw.py list REV                # kept labels, no scores
+    python benchmarks/faq_review_draw.py score REV SHEET...      # kept labels, sheets' verdicts
 
 ``draw`` stops after the first ``--queries`` queries (default: all of the file's). ``draw.tsv``
 lists each hit in order with what the rule made of it, and each page's language: by the script
@@ -33,6 +34,7 @@ the FAQ heading that drew it (Spanish: es, else en).
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import re
 import shutil
@@ -140,6 +142,33 @@ def kept_labels(build: Path) -> list[dict[str, str]]:
     return labels
 
 
+VERDICTS = ("right", "partly", "wrong", "unjudged")
+
+
+def scored(build: Path, sheets: list[Path]) -> tuple[list[dict[str, str]], dict[str, int]]:
+    """The build's kept faq-body labels, each with the verdict the review sheets give its qid
+    and labelled heading ("unjudged" when none judged that label), and the counts: kept
+    labels by verdict, and ``pairs``, the in-article questions that have an answer (the
+    questions found less the faq-page labels and those without an answer)."""
+    verdicts = {}
+    for sheet in sheets:
+        with sheet.open(encoding="utf-8", newline="") as rows:
+            for row in csv.DictReader(rows):
+                verdicts[(row["qid"], row["labelled_heading"])] = row["verdict"]
+    labels = kept_labels(build)
+    for label in labels:
+        label["verdict"] = verdicts.get((label["qid"], label["heading"]), "unjudged")
+    counts = {verdict: 0 for verdict in VERDICTS}
+    for label in labels:
+        counts[label["verdict"]] += 1
+    report = json.loads((build / "report.json").read_text(encoding="utf-8"))
+    faq = report["sources"]["faq"]
+    pages = report["counts"]["by_match"].get("faq-page", 0)
+    counts["kept"] = len(labels)
+    counts["pairs"] = faq["candidates"] - pages - faq["reasons"].get("no_answer", 0)
+    return labels, counts
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -149,7 +178,21 @@ def main(argv: list[str] | None = None) -> int:
     taking.add_argument("--queries", type=int, default=None, help="how many queries were drawn")
     listing = commands.add_parser("list", help="a build's kept faq-body labels, no scores")
     listing.add_argument("build", type=Path, help="qrelsmith build folder of the drawn pages")
+    scoring = commands.add_parser("score", help="a build's kept labels with the sheets' verdicts")
+    scoring.add_argument("build", type=Path, help="qrelsmith build folder of the reviewed pages")
+    scoring.add_argument(
+        "sheets", type=Path, nargs="+", help="review sheets (samples/faq-review*.csv)"
+    )
     args = parser.parse_args(argv)
+    if args.command == "score":
+        labels, counts = scored(args.build, args.sheets)
+        for label in labels:
+            print(
+                f"{label['verdict']:9} {label['qid']} | {label['question']} -> {label['heading']}"
+            )
+        tally = ", ".join(f"{verdict} {counts[verdict]}" for verdict in VERDICTS)
+        print(f"kept {counts['kept']} of {counts['pairs']} in-article pairs: {tally}")
+        return 0
     if args.command == "list":
         for label in kept_labels(args.build):
             print(f"== {label['qid']} | {label['question']}\n   A: {label['answer']}")

@@ -11,7 +11,13 @@ from qrelsmith import article_queries, parse_article
 from qrelsmith.cli import main
 from qrelsmith.config import BuildOptions
 from qrelsmith.models import Article
-from qrelsmith.sources.faq import FAQ_JSONLD_MAX_CHARS, FAQ_JSONLD_MAX_DEPTH, question_key
+from qrelsmith.patterns import LINK_CLOSE, LINK_OPEN
+from qrelsmith.sources.faq import (
+    FAQ_JSONLD_MAX_CHARS,
+    FAQ_JSONLD_MAX_DEPTH,
+    points_elsewhere,
+    question_key,
+)
 
 FAQ = BuildOptions(sources=["table", "faq"])
 
@@ -468,3 +474,196 @@ def test_an_answer_that_only_points_elsewhere_is_no_label() -> None:
     )
     _, queries, _ = _build(_page(faq))
     assert [dict(q.relevant) for q in queries] == [{"p.html#1": 2}]
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "faq"
+
+
+def _fixture(name: str) -> tuple[Article, list, list]:
+    return _build((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("name", "summaries", "kept"),
+    [
+        ("ja-tutorial.html", ["結論", "おわりに"], "最後に実行するコマンド"),
+        ("ko-tutorial.html", ["결론", "맺음말"], "2단계: 개정 수락"),
+        ("es-tutorial.html", ["Conclusión", "Para terminar"], "Para terminar la instalación"),
+        ("en-post.html", ["Final thoughts", "Wrapping up"], "Wrapping up a session"),
+    ],
+)
+def test_closing_summaries_are_excluded_and_steps_named_like_them_are_kept(
+    name: str, summaries: list[str], kept: str
+) -> None:
+    article, _, _ = _fixture(name)
+    excluded = [e.heading for e in article.excluded]
+    assert [h for h in excluded if h in summaries] == summaries
+    assert kept in [s.heading for s in article.sections]
+
+
+def test_faq_headings_with_a_qualifier_are_faq_sections_and_mere_questions_are_not() -> None:
+    _, queries, rejected = _fixture("ko-tutorial.html")
+    asked = {q.query: q.locator for q in queries} | {r.query: r.reference for r in rejected}
+    # the second FAQ's bold pairs are read, out of the corpus
+    assert asked["개정 하나만 거부할 수 있나요?"].startswith("section '추가 자주 묻는 질문'")
+    assert "라이브러리는 어디에서 다운로드하나요?" in asked
+    # "질문 목록" (a list of questions) is content: its question heading is no FAQ pair
+    assert "문서를 열려면 어떻게 하나요?" not in asked
+    article, _, _ = _fixture("ko-tutorial.html")
+    assert "질문 목록" in [s.heading for s in article.sections]
+    assert "추가 자주 묻는 질문" in [e.heading for e in article.excluded]
+    for name, heading in [
+        ("ja-tutorial.html", "その他のよくある質問"),
+        ("es-tutorial.html", "Más preguntas frecuentes"),
+        ("en-post.html", "More FAQs"),
+        ("en-post.html", "Additional questions"),
+    ]:
+        article, _, _ = _fixture(name)
+        assert heading in [e.heading for e in article.excluded]
+        assert any(c.locator.startswith(f"section {heading!r}") for c in article.candidates)
+    article, _, _ = _fixture("en-post.html")
+    assert "Questions about pricing" in [s.heading for s in article.sections]
+    assert not any("pricing" in c.locator for c in article.candidates)
+
+
+def test_question_numbers_and_markers_are_left_out_of_the_query_text() -> None:
+    article, _, _ = _fixture("en-post.html")  # "1. …", "2) …", "Q3 - …", "Q5:", "Ｑ４．…"
+    assert [c.query for c in article.candidates] == [
+        "Which port does Lantern listen on?",
+        "How do I configure nginx in front of Lantern?",
+        "Why does Lantern log the proxy's address?",
+        "Where are the release notes?",
+        "Can I run two instances?",
+    ]
+    article, _, _ = _fixture("ja-tutorial.html")  # "Q1:", "Q2：", "Q3.", "質問4：", "Q.", "Q6："
+    assert [c.query for c in article.candidates] == [
+        "PDF のページ サイズは変更できますか?",
+        "ライブラリはどこからダウンロードできますか?",
+        "入力ファイルのディレクトリはどう指定しますか?",
+        "ドキュメントはどこで入手できますか?",
+        "JDK は何が必要ですか?",
+        "出力する PDF の既定のページ サイズは何ですか？",
+    ]
+    # ... and so are the answers' numbered markers ("A1:", "答6：", "R1:")
+    assert [c.answer[:6] for c in article.candidates] == [
+        "はい、ページ",
+        "ライブラリは",
+        "設定方法はこ",
+        "ドキュメント",
+        "JDK 8 ",
+        "既定のページ",
+    ]
+    article, _, _ = _fixture("es-tutorial.html")
+    assert [c.answer.split()[0] for c in article.candidates] == ["La", "Consulta", "Cree", "Visita"]
+    # a number that is the question's own stays, and a numbered question is the same question
+    numbered = _answers("<h2>FAQ</h2><h3>1.5 GB is enough for rsnap?</h3><p>Yes.</p>")
+    assert numbered == [("1.5 GB is enough for rsnap?", "Yes.")]
+    assert question_key("2) How many snapshots?") == question_key("How many snapshots?")
+
+
+LINKED = f"{LINK_OPEN}{{}}{LINK_CLOSE}"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "設定方法はこちらの記事を参照してください。",
+        "インストール手順はここ",
+        "ドキュメントは入手可能です" + LINKED.format("ここ") + ".",
+        "はい。詳しくは公式ドキュメントをご覧ください。",
+        "자세한 내용은 이 글을 참고하세요.",
+        "다운로드 페이지는 " + LINKED.format("여기"),
+        "Consulta la guía de instalación.",
+        "Visita el " + LINKED.format("foro de soporte") + ".",
+        "Puede descargarla desde" + LINKED.format("aquí") + ".",
+        "See rsnap's README.",
+        "For more information, see the " + LINKED.format("instances guide") + ".",
+        "The documentation is available here.",
+        "Check out this post.",
+        LINKED.format("Installation guide"),
+        "https://example.com/rsnap/install",
+    ],
+)
+def test_an_answer_that_points_elsewhere_is_read_as_a_pointer(answer: str) -> None:
+    assert points_elsewhere(answer)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "See Snapshots: rsnap keeps seven daily snapshots and four weekly ones.",
+        "Yes, download it from the " + LINKED.format("releases page") + ".",
+        "Yes: run the installer without administrator rights (" + LINKED.format("guide") + ").",
+        "はい、無料トライアルは here から利用できます。",
+        "設定が正しいか確認してください。",
+        "JDK 8 以降があれば使えます。インストール手順は"
+        + LINKED.format("こちら")
+        + "でも確認できます。",
+        "예, 해당 개정의 Reject 메서드를 호출하면 그 개정만 거부됩니다.",
+        "Puede descargar la última versión de la biblioteca para .NET desde"
+        + LINKED.format("aquí")
+        + ".",
+        "No. Standard CI continues to skip ignored tests. See the local testing section.",
+        "Yes.",
+    ],
+)
+def test_a_short_answer_that_holds_a_link_is_an_answer(answer: str) -> None:
+    assert not points_elsewhere(answer)
+
+
+def test_a_pointer_answer_gets_no_body_label_and_real_answers_with_links_keep_theirs() -> None:
+    # "ドキュメントは入手可能です[ここ]" found ドキュメント in a step about the documents'
+    # folder on a reviewed page (samples/faq-review-3.csv, 15517227056.md#faq-q4)
+    article, queries, rejected = _fixture("ja-tutorial.html")
+    assert [c.points_elsewhere for c in article.candidates] == [
+        False,
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
+    assert _asked(queries) == [
+        ("PDF のページ サイズは変更できますか?", {"p.html#3": 2}),
+        ("JDK は何が必要ですか?", {"p.html#1": 2}),
+        ("出力する PDF の既定のページ サイズは何ですか？", {"p.html#3": 2}),
+    ]
+    assert [(r.query, r.reason) for r in rejected] == [
+        ("ライブラリはどこからダウンロードできますか?", "answer_not_in_section"),
+        ("入力ファイルのディレクトリはどう指定しますか?", "answer_not_in_section"),
+        ("ドキュメントはどこで入手できますか?", "answer_not_in_section"),
+    ]
+    # "Consulta la guía de instalación", which a step also writes, is no label for that step
+    article, queries, rejected = _fixture("es-tutorial.html")
+    assert [c.points_elsewhere for c in article.candidates] == [False, True, False, True]
+    assert [q.query for q in queries] == [
+        "¿Desde qué número se cuentan las diapositivas?",
+        "¿Cómo cargo una presentación?",
+    ]
+    assert ("¿Cómo instalo la biblioteca?", "answer_not_in_section") in [
+        (r.query, r.reason) for r in rejected
+    ]
+    for name, pointers in [
+        ("ko-tutorial.html", [False, True, False, True]),
+        ("en-post.html", [False, True, False, True, True]),  # a link alone: a pointer
+    ]:
+        article, _, _ = _fixture(name)
+        assert [c.points_elsewhere for c in article.candidates] == pointers
+
+
+def test_an_answer_that_opens_with_the_word_question_stays_an_answer() -> None:
+    # a reviewed page's answer (samples/faq-review-3.csv, 30086212.md) opened so and was read
+    # as a question, leaving its question without an answer
+    faq = (
+        "<h2>よくある質問</h2><h3>4. サポートはどこで受けられますか?</h3><p>質問がある場合は、"
+        "コミュニティ フォーラムで質問できます。</p><h3>質問5：無料ですか？</h3><p>はい。</p>"
+        "<h3>P6: ¿Es gratis?</h3><p>Preguntas y respuestas: sí.</p>"
+    )
+    assert _answers(faq) == [
+        (
+            "サポートはどこで受けられますか?",
+            "質問がある場合は、コミュニティ フォーラムで質問できます。",
+        ),
+        ("無料ですか？", "はい。"),
+        ("¿Es gratis?", "Preguntas y respuestas: sí."),
+    ]

@@ -93,3 +93,45 @@ def test_every_judged_label_is_on_a_page_the_shipped_draw_takes() -> None:
     assert rows and pages <= small - earlier
     assert {row["verdict"] for row in rows} <= {"right", "partly", "wrong"}
     assert {row["kept"] for row in rows} == {"yes"}
+
+
+def test_score_joins_kept_labels_to_verdicts_of_the_same_section(tmp_path: Path) -> None:
+    build = tmp_path / "rev"
+    build.mkdir()
+    sections = [{"id": f"p.md#{n}", "heading": f"Step {n}", "text": "…"} for n in range(3)]
+    (build / "corpus.jsonl").write_text(
+        "".join(json.dumps(s) + "\n" for s in sections), encoding="utf-8"
+    )
+    queries = [
+        {"qid": "p.md#faq-q0", "query": "A?", "answer": "a", "match": "faq-body"},
+        {"qid": "p.md#faq-q1", "query": "B?", "answer": "b", "match": "faq-body"},
+        {"qid": "p.md#faq-q2", "query": "C?", "answer": "c", "match": "faq-body"},
+        {"qid": "f.md#faq-q0", "query": "D?", "answer": "d", "match": "faq-page"},
+    ]
+    for n, query in enumerate(queries):
+        query["relevant"] = {f"p.md#{n}" if n < 3 else "f.md#faq-a0": 2}
+    (build / "golden.jsonl").write_text(
+        "".join(json.dumps(q) + "\n" for q in queries), encoding="utf-8"
+    )
+    report = {
+        "counts": {"by_match": {"faq-page": 1, "faq-body": 3}},
+        "sources": {"faq": {"candidates": 9, "reasons": {"no_answer": 1}}},
+    }
+    (build / "report.json").write_text(json.dumps(report), encoding="utf-8")
+    sheet = tmp_path / "sheet.csv"
+    with sheet.open("w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["qid", "question", "labelled_heading", "verdict"])
+        writer.writerow(["p.md#faq-q0", "A?", "Step 0", "right"])
+        writer.writerow(["p.md#faq-q1", "B?", "Step 1", "wrong"])
+        writer.writerow(["p.md#faq-q2", "C?", "Step 0", "right"])  # another section judged
+    labels, counts = draw_module.scored(build, [sheet])
+    assert [label["verdict"] for label in labels] == ["right", "wrong", "unjudged"]
+    assert counts == {
+        "right": 1,
+        "partly": 0,
+        "wrong": 1,
+        "unjudged": 1,
+        "kept": 3,
+        "pairs": 7,
+    }

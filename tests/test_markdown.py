@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from qrelsmith import parse_article
+from qrelsmith import article_queries, parse_article
 from qrelsmith.cli import main
+from qrelsmith.config import BuildOptions
 from qrelsmith.page.markdown import Slugger, page_from_markdown, render, slugify, split_front_matter
 
 if not os.environ.get("CI"):  # a core dependency: in CI (CI set) a missing one is a failure
@@ -230,3 +231,36 @@ def test_an_html_build_does_not_import_markdown_it(tmp_path: Path) -> None:
         env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
     )
     assert done.stdout.strip() == "False"
+
+
+def test_a_faq_written_as_a_list_keeps_its_indented_answers_as_text() -> None:
+    """``- **Q…?**`` then an answer indented four spaces is the list item's second paragraph
+    (CommonMark's list continuation: the item's content starts two columns in), not code; an
+    indented code block (four columns past the item's content, or after a paragraph outside a
+    list) stays code."""
+    fixture = Path(__file__).parent / "fixtures" / "faq" / "faq-list.md"
+    page = page_from_markdown(fixture.read_bytes())
+    html = page.decode("utf-8")
+    assert html.count("<pre><code>ss -ltnp | grep 8080\n</code></pre>") == 2
+    assert "<p>No: run the installer without administrator rights;" in html
+    options = BuildOptions(sources=["table", "faq"])
+    article = parse_article(page, "faq-list.md", options)
+    assert "ss -ltnp" not in article.sections[1].text
+    assert [(c.query, c.answer) for c in article.candidates[:2]] == [
+        (
+            "Which port does Lantern listen on?",
+            "Lantern listens on port 8080 by default; change it with the port flag or the "
+            "LANTERN_PORT variable.",
+        ),
+        (
+            "Do I need administrator rights to install?",
+            "No: run the installer without administrator rights; it installs into your home "
+            "folder.",
+        ),
+    ]
+    assert article.candidates[2].answer.startswith("List the listening sockets")
+    queries, _ = article_queries(article, options)
+    assert [(q.query, dict(q.relevant)) for q in queries] == [
+        ("Which port does Lantern listen on?", {"faq-list.md#1": 2}),
+        ("Do I need administrator rights to install?", {"faq-list.md#0": 2}),
+    ]

@@ -149,6 +149,11 @@ class Candidate(Record):
         description="the pair is the page's content (a FAQ page, FAQPage markup): its answer "
         "is a corpus document of its own; else it is labelled to the body's sections"
     )
+    points_elsewhere: bool = Field(
+        default=False,
+        description='the answer only points elsewhere ("see X", "…はこちら", a link off the '
+        "page): no body section is where it is written",
+    )
 
 
 class SourceNote(Record):

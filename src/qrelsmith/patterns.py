@@ -121,15 +121,37 @@ EXCLUDED_HEADINGS: tuple[str, ...] = (
     r"preguntas frecuentes",
     r"자주 묻는 질문",
     r"자주 하는 질문",
-    # summary
+    # ... with a qualifier ("more FAQ"): the FAQ words after "other", "more", "additional"
+    # ("추가 자주 묻는 질문" heads a second FAQ on two pages of samples/faq-review-3.csv' draw;
+    # "questions" is a FAQ only after "additional": a heading that merely holds "questions"
+    # or "질문" is not one)
+    r"(?:その他の|他の|追加の)(?:よくある(?:ご)?質問|faqs?)",
+    r"(?:추가|기타|더 많은) 자주 (?:묻는|하는) 질문",
+    r"(?:más|otras) preguntas frecuentes",
+    r"(?:more|other|additional) (?:faqs?|frequently asked questions)",
+    r"additional questions",
+    # summary (結論 and its kin: the closing headings of Japanese, Korean, English and Spanish
+    # posts -- 結論 on 10 of the 105 pages the FAQ reviews built, 결론 on 8, Conclusión on 7, each a
+    # closing summary; none is a heading of the dev set's pages; "wrapping up" and "para
+    # terminar" only alone, since "Para terminar la instalación" is a step)
     r"まとめ",
     r"summary",
     r"conclusion",
     r"resumen",
     r"conclusiones?",
+    r"conclusión",
+    r"結論",
+    r"おわりに",
+    r"終わりに",
+    r"最後に",
     r"요약",
     r"정리",
     r"마무리",
+    r"결론",
+    r"맺음말",
+    r"final thoughts",
+    r"wrapping up(?=\W*$)",
+    r"para terminar(?=\W*$)",
     # references
     r"参考",
     r"参考文献",

@@ -70,6 +70,9 @@ FAQ_PAGE_TITLE = re.compile(
     r"|자주 (?:묻는|하는) 질문",
     re.IGNORECASE,
 )
+#: A FAQ section's heading holds one of those words, or "additional questions" (a FAQ's
+#: heading with that qualifier, ``EXCLUDED_HEADINGS``; as a page's title it names no FAQ page).
+FAQ_SECTION_WORDS = re.compile(rf"{FAQ_PAGE_TITLE.pattern}|additional questions", re.IGNORECASE)
 
 #: ... and when it asks (question headings, <dt>, <summary> and bold paragraphs ending with
 #: "?") at least 1 / FAQ_PAGE_QUESTION_SHARE as many questions as it has headings (H2-H6): the
@@ -78,13 +81,23 @@ FAQ_PAGE_TITLE = re.compile(
 #: FAQ is one section of 17 headings (7 questions), is an article with a FAQ section.
 FAQ_PAGE_QUESTION_SHARE = 2
 
-#: A paragraph that opens a question: "Q.", "Q：", "Q1.", "質問：", "질문:", "P:" (pregunta),
-#: "Pregunta:" -- the markers of the study's よくある質問, of Korean and of Spanish FAQ pages.
+#: A paragraph that opens a question: "Q.", "Q：", "Q1.", "Ｑ１．" (full-width), "Q3 - ",
+#: "質問：", "질문:", "P:" (pregunta), "Pregunta:" -- the markers of the study's よくある質問, of
+#: Korean and of Spanish FAQ pages. The query's text is the question without it. A word marker
+#: needs its number, punctuation or a space after it, as an answer's does: "質問がある場合は
+#: フォーラムへ" opens an answer (a reviewed page's, samples/faq-review-3.csv' 30086212.md, lost
+#: its answer to it), and "Preguntas" is a word.
 FAQ_QUESTION_MARK = re.compile(
-    r"^\s*(?:Q\s*\d*\s*[.．:：)）]|Q\s+(?=\S)|質問\s*\d*\s*[.．:：]?|질문\s*\d*\s*[.．:：]"
-    r"|P\s*\d*\s*[.．:：]|Pregunta\s*\d*\s*[.．:：]?)\s*",
+    r"^\s*(?:[QＱ]\s*\d*\s*[.．:：)）]|[QＱ]\s*\d+\s*[-–—](?=\s)|[QＱ][\s\u3000]+(?=\S)"
+    r"|質問(?:\s*\d*\s*[.．:：]|\s*\d+|[\s\u3000]+)|질문\s*\d*\s*[.．:：]|P\s*\d*\s*[.．:：]"
+    r"|Pregunta(?:\s*\d*\s*[.．:：]|\s*\d+|\s+))\s*",
     re.IGNORECASE,
 )
+#: A question heading's own number ("1. Which port …?", "2) How …", "(3) …"), left out of the
+#: query's text as the Q marker is: FAQ sections number their question headings so (two pages
+#: of samples/faq-review-3.csv' draw, "### 1. ¿Qué es …?"); a number must be followed by a
+#: space, so "1.5 GB enough?" keeps it.
+FAQ_QUESTION_NUMBER = re.compile(r"^\s*(?:\d{1,3}\s*[.．)）:：]|[(（]\d{1,3}[)）])\s+(?=\S)")
 #: The marker an answer paragraph may open with: "A.", "A：", "A:", "A)", "A　" (a full-width
 #: space, as Japanese pages write it, or a space before a CJK or Hangul letter: "A 6ヶ月"; never
 #: "A " before a Latin letter, which is English's article), "回答：", "答え：", "答：", "답:",
@@ -92,8 +105,8 @@ FAQ_QUESTION_MARK = re.compile(
 #: and "回答期限" open answers, "Respuestas" is a word (the words were optional-punctuation
 #: before, and "回答期限は" lost its "回答").
 _ANSWER_MARKS = (
-    r"A\s*\d*\s*[.．:：)）]|A\u3000+|A\s+(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
-    r"|(?:回答|答え|答|답변|답|Respuesta)(?:\s*[.．:：]|[\s\u3000]+)|R\s*[.．:：]"
+    r"[AＡ]\s*\d*\s*[.．:：)）]|[AＡ]\u3000+|[AＡ]\s+(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+    r"|(?:回答|答え|答|답변|답|Respuesta)(?:\s*\d*\s*[.．:：]|[\s\u3000]+)|R\s*\d*\s*[.．:：]"
 )
 FAQ_ANSWER_MARK = re.compile(rf"^\s*(?:{_ANSWER_MARKS})\s*", re.IGNORECASE)
 #: The answer written in the question's own paragraph, after a line break ("Q: …<br>A: …", or
@@ -180,19 +193,65 @@ FAQ_JSONLD_MAX_DEPTH = 32
 #: ``CONTENT_ALONE_RATIO`` the table's rows need without a heading -- or when that section
 #: holds the whole answer (``evidence.py``'s containment) and is ahead at all.
 FAQ_BODY_RATIO = 1.5
-#: An answer that only points elsewhere ("See Metalang99's README", "See examples/x.c",
-#: "Consulte la guía", "詳しくは公式ドキュメント") writes no content of its own: a section that
-#: holds the same pointer is not where the answer is written. On the fresh review sample
-#: (samples/faq-review-2.csv) the one such label the rule kept was wrong (a README's
-#: Troubleshooting section pointed to the same README); this rule was written after that
-#: review, so that sample does not measure it. A pointer opens with one of these words and
-#: has at most FAQ_POINTER_MAX_WORDS words: "See the Installation section: run the installer
-#: without administrator rights" goes on to answer.
-FAQ_POINTER = re.compile(
-    r"^\W*(?:see|refer\s+to|read|check(?:\s+out)?|visit|ver|véase|consulte|詳しくは|请参阅|参见)(?!\w)",
+#: An answer that only points elsewhere ("See Metalang99's README", "設定方法はこちらの記事を参照
+#: してください", "자세한 내용은 이 글을 참고하세요", "Consulta la guía de instalación", "the
+#: documentation is available [here]") writes no content of its own: a section that holds the
+#: same pointer, or shares the pointer's words, is not where the answer is written. On the
+#: review samples such labels were wrong: a README's Troubleshooting section pointed to the same
+#: README (samples/faq-review-2.csv), and "ドキュメントは入手可能です[ここ]" found its word
+#: ドキュメント in a step about the input documents (samples/faq-review-3.csv).
+#:
+#: The answer is read sentence by sentence (``_SENTENCE_END``). A sentence points elsewhere
+#: when, its pointer taken out, at most FAQ_POINTER_MAX_WORDS words are left (the pointer's
+#: target, "rsnap's README", "設定方法はこちらの記事") and its pointer is
+#: - a lead that sends the reader away (``FAQ_POINTER_LEAD``: "See", "Refer to", "For more
+#:   information, see", "Consulta", "Véase", "詳しくは", "자세한 내용은", "请参阅"), or
+#: - a tail that does (``FAQ_POINTER_TAIL``: "…を参照してください", "…をご覧ください", "…はこちら",
+#:   "…はここ", "…을 참고하세요", "… here", "… aquí"; "確認してください" and "확인하세요" are not:
+#:   "check that the port is free" is an answer), or a link off the page whose text is one of
+#:   those here-words, glued or not ("desde[aquí]"), or
+#: - the name of another text (``FAQ_POINTER_TARGET``: "this post", "この記事", "이 글",
+#:   "este artículo");
+#: or when its words are all the text of links off the page or URLs ("[Installation guide]").
+#: The answer points elsewhere when one sentence does and each of the others is at most
+#: FAQ_POINTER_FILLER_WORDS words ("はい。", "Yes."). Words: Latin and Hangul words, and a
+#: Japanese or Chinese run's characters by two (about a word's length). "See the Installation
+#: section: run the installer without administrator rights" goes on to answer, and so does a
+#: short answer that holds a link: "Yes, a free trial is available [here] from the site" (the
+#: link is not the sentence's last word), "Download it from the [releases page]".
+FAQ_POINTER_LEAD = re.compile(
+    r"^\W*(?:for\s+(?:more\s+|further\s+)?(?:details|information|info)\b[^,:;]{0,40}[,:;]\s*"
+    r"|para\s+(?:más\s+)?(?:detalles|información)\b[^,:;]{0,40}[,:;]\s*)?"
+    r"(?:please\s+|por\s+favor,?\s+)?"
+    r"(?:see|refer\s+to|read|check(?:\s+out)?|visit|consult|go\s+to|head\s+(?:over\s+)?to"
+    r"|click\s+here|more\s+(?:details|information|info)\s+(?:in|at|on)"
+    r"|ver|véase|vea|consulte|consulta|visite|visita|lea|lee|revise|revisa"
+    r"|haga\s+clic\s+aquí|haz\s+clic\s+aquí|más\s+información\s+en"
+    r"|詳しくは|詳細は|詳細については|くわしくは|자세한\s*(?:내용|사항|정보)(?:은|는)"
+    r"|더\s*자세한\s*(?:내용|정보)(?:은|는)|请参阅|参见|详见|请参考)(?!\w)",
     re.IGNORECASE,
 )
+FAQ_POINTER_TAIL = re.compile(
+    r"(?:(?:を|は)?(?:ご?参照|ご覧|参考に)(?:して)?(?:ください|下さい)?"
+    r"|(?:は|を|から|で)?(?:こちら|ここ)(?:から|で|を)?(?:ご覧ください|参照してください)?"
+    r"|(?:[을를]\s?)?(?:참고|참조)(?:하세요|하십시오|해\s?주세요|하시기\s?바랍니다|바랍니다)"
+    r"|(?:[은는]\s?)?여기(?:를|에서)?"
+    r"|(?<!\w)(?:here|aquí|aqui))\W*$",
+    re.IGNORECASE,
+)
+# (no pattern here opens with an unbounded run: searched at every position of a long run of
+# spaces, "\s*" before a word was quadratic, tests/test_hostile.py)
+FAQ_POINTER_TARGET = re.compile(
+    r"(?<!\w)(?:this|that|our|the\s+following)\s+(?:post|article|guide|page|blog\s+post)(?!\w)"
+    r"|(?<!\w)(?:este|el\s+siguiente)\s+(?:artículo|post|enlace)(?!\w)"
+    r"|(?<!\w)esta\s+(?:guía|página)(?!\w)"
+    r"|(?:この|こちらの|下記の|以下の)(?:記事|ページ|リンク)|이\s?(?:글|문서|페이지|게시물|링크)",
+    re.IGNORECASE,
+)
+#: "here" and its kin as a link's text at a sentence's end ("…desde[aquí]", "…です[ここ]").
+FAQ_POINTER_HERE = re.compile(r"^\W*(?:here|aquí|aqui|ここ|こちら|여기)\W*$", re.IGNORECASE)
 FAQ_POINTER_MAX_WORDS = 8
+FAQ_POINTER_FILLER_WORDS = 2
 
 #: The confidence of a FAQ label: a FAQ page's answer is the author's own (grade 2, as sure as
 #: an anchor); an in-article label is at most this (under every heading rule's, like content).
@@ -202,6 +261,7 @@ FAQ_BODY_MAX_CONFIDENCE = 0.75
 KIND = "faq"
 
 _MARKERS = re.compile(f"[{patterns.MARK}{patterns.LINK_OPEN}{patterns.LINK_CLOSE}]")
+_MARK = re.compile(patterns.MARK)
 _TOKEN = re.compile(f"{patterns.MARK}[^{patterns.MARK}]*{patterns.MARK}")
 _LD_JSON = etree.XPath("//script[contains(translate(@type, 'LDJSON', 'ldjson'), 'ld+json')]")
 _MICRODATA = etree.XPath("//*[@itemscope][contains(@itemtype, 'schema.org/Question')]")
@@ -213,7 +273,14 @@ _LD_JSON_BYTES = b"ld+json"
 _QUESTION_BYTES = b"schema.org/question"
 _FAQ_WORDS_BYTES = tuple(
     word.encode("utf-8")
-    for word in ("faq", "frequently asked", "よくある", "preguntas frecuentes", "자주")
+    for word in (
+        "faq",
+        "frequently asked",
+        "よくある",
+        "preguntas frecuentes",
+        "자주",
+        "additional questions",
+    )
 )
 
 
@@ -221,21 +288,31 @@ def question_key(question: str) -> str:
     """What two questions are compared by: folded, without white space, punctuation or a
     "Q." marker (near-duplicates: "How do I X?" and "how do i x"); the symbols that make a
     name ("C++", "C#") are kept: Python's FAQ asks about functions in C and in C++."""
-    return _NOT_KEY.sub("", squashed(FAQ_QUESTION_MARK.sub("", question)))
+    return _NOT_KEY.sub("", squashed(question_text(question)))
+
+
+def question_text(question: str) -> str:
+    """A question as the query asks it: without its Q marker or its number
+    (``FAQ_QUESTION_MARK``, ``FAQ_QUESTION_NUMBER``)."""
+    unmarked = FAQ_QUESTION_MARK.sub("", question, count=1)
+    return fold_space(FAQ_QUESTION_NUMBER.sub("", unmarked, count=1))
 
 
 _NOT_KEY = re.compile(r"[^\w+#]|_")
 
 
-def block_text(elements: list[Element], options: BuildOptions, marked: bool = False) -> str:
+def block_text(
+    elements: list[Element], options: BuildOptions, marked: bool = False, links: bool = False
+) -> str:
     """The text of ``elements`` as a section's is read: dropped tags (code, scripts) left
     out, block breaks as spaces; ``marked``: an answer's marker ("A.", "A　") left out of the
     first block, read before white space is folded (a full-width space is a marker's, an
-    ASCII one before a Latin letter an article's)."""
+    ASCII one before a Latin letter an article's); ``links``: the text of links off the page
+    kept between ``LINK_OPEN`` and ``LINK_CLOSE``."""
     parts: list[str] = []
     for element in elements:
         text = marked_text(element, options.drop_tags, False, options.permalink_selectors)
-        text = _MARKERS.sub("", _TOKEN.sub(" ", text))
+        text = (_MARK if links else _MARKERS).sub("", _TOKEN.sub(" ", text))
         if marked and not parts:
             text = FAQ_ANSWER_MARK.sub("", text, count=1)
         parts.append(text)
@@ -244,6 +321,57 @@ def block_text(elements: list[Element], options: BuildOptions, marked: bool = Fa
 
 def _answer_text(text: str) -> str:
     return fold_space(FAQ_ANSWER_MARK.sub("", text, count=1))
+
+
+_LINKED = re.compile(f"{patterns.LINK_OPEN}([^{patterns.LINK_CLOSE}]*){patterns.LINK_CLOSE}")
+_LAST_LINK = re.compile(f"{_LINKED.pattern}\\W*$")
+_URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+#: A sentence ends after "。", "！", "？", "!", "?", or after "." and ";" before a space, the end
+#: or a letter of another script ("…です。", "… de .NET.[Descargar]"), not inside "Aspose.Words".
+_SENTENCE_END = re.compile(r"(?<=[。．！？!?])|(?<=[.;])(?=\s|$|[^\x00-\x7f])|\n")
+_IDEOGRAPH = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+_WORD = re.compile(r"\w+")
+
+
+def _words(text: str) -> int:
+    """About how many words ``text`` holds: Latin and Hangul words, a Japanese or Chinese run's
+    characters by two."""
+    ideographs = len(_IDEOGRAPH.findall(text))
+    return len(_WORD.findall(_IDEOGRAPH.sub(" ", text))) + (ideographs + 1) // 2
+
+
+def _pointer_sentence(sentence: str) -> bool | None:
+    """True: the sentence points elsewhere (``FAQ_POINTER_LEAD`` ...); None: a filler ("はい",
+    "Yes"); False: it says something of its own. Links off the page are marked in it."""
+    plain = fold_space(_MARKERS.sub("", sentence))
+    if _LINKED.search(sentence) or _URL.search(plain):
+        unlinked = _MARKERS.sub("", _LINKED.sub(" ", sentence))
+        if not _WORD.search(_URL.sub(" ", unlinked)):
+            return True  # all of it links off the page
+    words = _words(plain)
+    if words <= FAQ_POINTER_FILLER_WORDS:
+        return None
+    most = FAQ_POINTER_MAX_WORDS
+    lead = FAQ_POINTER_LEAD.match(plain)
+    if lead and _words(plain[lead.end() :]) <= most:
+        return True
+    tail = FAQ_POINTER_TAIL.search(plain)
+    if tail and _words(plain[: tail.start()]) <= most:
+        return True
+    last = _LAST_LINK.search(sentence)
+    before = sentence[: last.start()] if last else ""
+    if last and FAQ_POINTER_HERE.match(last.group(1)) and _words(_MARKERS.sub("", before)) <= most:
+        return True
+    target = FAQ_POINTER_TARGET.search(plain)
+    return target is not None and words - _words(target.group()) <= most
+
+
+def points_elsewhere(answer: str) -> bool:
+    """Whether an answer only points elsewhere (``FAQ_POINTER_LEAD`` and its kin): one of its
+    sentences points, and the others are fillers. ``answer`` may mark its links off the page
+    (``LINK_OPEN`` ... ``LINK_CLOSE``, as ``block_text(..., links=True)`` reads them)."""
+    kinds = [_pointer_sentence(part) for part in _SENTENCE_END.split(answer) if part.strip()]
+    return True in kinds and False not in kinds
 
 
 # --------------------------------------------------------------------------- markup
@@ -359,7 +487,7 @@ def _read(element: Element, options: BuildOptions) -> str:
 
 def _is_faq_heading(text: str, options: BuildOptions) -> bool:
     """A section heading that names a FAQ and is kept out of the corpus."""
-    return bool(FAQ_PAGE_TITLE.search(text)) and (
+    return bool(FAQ_SECTION_WORDS.search(text)) and (
         exclusion_pattern(text, options.excluded_headings) is not None
     )
 
@@ -685,7 +813,7 @@ class FaqSource:
             key = question_key(question)
             if marked and key in seen:
                 continue  # shown on the page as its markup says
-            text = fold_space(f"{inline} {block_text(elements, options, not inline)}")
+            text = fold_space(f"{inline} {block_text(elements, options, not inline, True)}")
             self._add(found, page, question, text, locator, own=faq_page)
         if faq_page:
             for _, asked, elements, _, _ in pairs:
@@ -696,12 +824,20 @@ class FaqSource:
     def _add(
         self, found: Found, page: PageContext, question: str, answer: str, locator: str, own: bool
     ) -> None:
+        """One candidate (``answer``'s links off the page may be marked, ``block_text``)."""
         n = len(found.candidates)
-        answer = _answer_text(answer)
-        question = fold_space(FAQ_QUESTION_MARK.sub("", question, count=1))
+        linked = _answer_text(answer)
+        answer = fold_space(_MARKERS.sub("", linked))
+        question = question_text(question)
         found.candidates.append(
             Candidate(
-                kind=KIND, n=n, query=question, answer=answer, locator=locator, own_document=own
+                kind=KIND,
+                n=n,
+                query=question,
+                answer=answer,
+                locator=locator,
+                own_document=own,
+                points_elsewhere=points_elsewhere(linked),
             )
         )
         asked_before = any(
@@ -758,7 +894,9 @@ class FaqSource:
                 ratio = ranked.ratio()
                 if ranked.top is None or ratio < FAQ_BODY_RATIO:
                     reason = "no_confident_section"
-                elif not answered_in(candidate.answer, by_id[ranked.top], text):
+                elif candidate.points_elsewhere or not answered_in(
+                    candidate.answer, by_id[ranked.top], text
+                ):
                     reason = "answer_not_in_section"
                 else:
                     relevant, rule = [ranked.top], "faq-body"
@@ -798,12 +936,11 @@ class FaqSource:
 
 def answered_in(answer: str, section: Section, text: ArticleText) -> bool:
     """Does ``section`` hold the author's answer (``evidence.find_evidence``: the whole
-    answer, or a window of its sentences holding enough of its words; an answer that only
-    points elsewhere, ``FAQ_POINTER``, is held nowhere)? BM25 finds the
+    answer, or a window of its sentences holding enough of its words)? BM25 finds the
     section the pair is about; on the review sample (docs/sources.md) a section that does not
-    also write the answer was wrong 12 times in 28, one that does never."""
-    if FAQ_POINTER.match(answer) and len(answer.split()) <= FAQ_POINTER_MAX_WORDS:
-        return False  # "See X's README": a pointer, found wherever X is pointed to
+    also write the answer was wrong 12 times in 28, one that does never. (An answer that only
+    points elsewhere, ``Candidate.points_elsewhere``, is held nowhere: ``queries`` asks
+    first.)"""
     found, _ = find_evidence(answer, [section], [], text)
     return found is not None and found.section == section.id
 
