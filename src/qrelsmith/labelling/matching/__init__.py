@@ -120,5 +120,5 @@ def match_table(
         from ..semantic import resolve
 
         between = sections_between(index, matches)
-        matches = resolve([reference for reference, _, _ in rows], matches, article, between)
+        matches = resolve([reference for reference, _, _ in rows], matches, article, between, cells)
     return matches
