@@ -27,18 +27,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_matching import other_cells  # noqa: E402
 from make_heldout import DEVSET, HELDOUT, lay_out  # noqa: E402
 
 import qrelsmith  # noqa: E402
 from qrelsmith.config import BuildOptions  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-
-
-def other_cells(row: dict[str, object]) -> tuple[str, ...]:
-    """The row's cells other than its reference (score.py's ``_other_cells``)."""
-    cells = [str(c) for c in row.get("cells") or ()]  # type: ignore[attr-defined]
-    return tuple(c for c in cells if c and c != row["cell_text"] and c != row["row_text"])
 
 
 def elsewhere_tally(folder: Path, options: BuildOptions, verbose: bool) -> tuple[int, int]:

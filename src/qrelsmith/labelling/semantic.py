@@ -114,6 +114,7 @@ def resolve(
     article: Article,
     between: Sequence[Collection[str] | None],
     cells: Sequence[Sequence[str]] = (),
+    text: Callable[[], SectionText] | None = None,
 ) -> list[Match]:
     """``matches`` with the rows the lexical rules left unmatched or ambiguous decided by the
     encoder where it is clear and agrees with the table's order (``between``: per row, the
@@ -125,7 +126,7 @@ def resolve(
         for number, match in enumerate(matches)
         if not match.section_ids and match.reason in SEMANTIC_REASONS and references[number].strip()
     ]
-    against = Contradiction(article, cells)
+    against = Contradiction(text or (lambda: SectionText.from_article(article)), cells)
     if open_rows and all(allowed is None for allowed in between):
         return by_own_order(references, matches, article, open_rows, against)
     pending: list[tuple[int, Collection[str]]] = [
@@ -145,19 +146,17 @@ def resolve(
 class Contradiction:
     """Whether a row's own cells contradict the encoder's choice: a cell (its answer,
     "anyMatch") that another section's text holds and the chosen one does not, as evidence
-    reads text (``content.SectionText.held``). The text is read on first use."""
+    reads text (``content.SectionText.held``). ``text`` gives the article's section text,
+    asked for on first use (match_table's, shared with the content rule)."""
 
-    def __init__(self, article: Article, cells: Sequence[Sequence[str]]):
-        self.article, self.cells = article, cells
-        self._text: SectionText | None = None
+    def __init__(self, text: Callable[[], SectionText], cells: Sequence[Sequence[str]]):
+        self.text, self.cells = text, cells
 
     def __call__(self, number: int, section_id: str) -> bool:
         row = [c for c in (self.cells[number] if number < len(self.cells) else ()) if c.strip()]
         if not row:
             return False
-        if self._text is None:
-            self._text = SectionText.from_article(self.article)
-        text = self._text
+        text = self.text()
         chosen = text.held(section_id, row)
         return any(text.held(other, row) - chosen for other in text.ids if other != section_id)
 

@@ -42,6 +42,7 @@ article's headings: the one way to build the index, lookups, weights, similarity
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from ...config import BuildOptions, build_options
@@ -110,9 +111,9 @@ def match_table(
         [] if gone else [c for c in other if c != reference]
         for gone, (reference, _, other) in zip(away, rows, strict=True)
     ]
-    matches = index.match_rows(
-        references, options, cells=cells, content=lambda: SectionText.from_article(article)
-    )
+    # the sections' text, read once for the content rule and the encoder's check
+    text = functools.cache(lambda: SectionText.from_article(article))
+    matches = index.match_rows(references, options, cells=cells, content=text)
     matches = [
         Match(reason="elsewhere") if gone else m for gone, m in zip(away, matches, strict=True)
     ]
@@ -120,5 +121,6 @@ def match_table(
         from ..semantic import resolve
 
         between = sections_between(index, matches)
-        matches = resolve([reference for reference, _, _ in rows], matches, article, between, cells)
+        references_text = [reference for reference, _, _ in rows]
+        matches = resolve(references_text, matches, article, between, cells, text)
     return matches

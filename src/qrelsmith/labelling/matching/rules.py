@@ -265,11 +265,15 @@ def repeated_under(
 def _inner(text: str) -> str:
     """``text`` without the function words and punctuation at its edges ("of a 502" → "502")."""
     words = text.split()
-    while words and words[0].strip(":：,、-→>") in ("", *patterns.MATCH_STOPWORDS):
+    while words and words[0].strip(":：,、-→>") in _JOINING:
         words.pop(0)
-    while words and words[-1].strip(":：,、-→>") in ("", *patterns.MATCH_STOPWORDS):
+    while words and words[-1].strip(":：,、-→>") in _JOINING:
         words.pop()
     return " ".join(words)
+
+
+#: What ``_inner`` sets aside at a text's edges: function words, and punctuation alone.
+_JOINING = frozenset({"", *patterns.MATCH_STOPWORDS})
 
 
 def by_anchor(index: HeadingIndex, anchors: Sequence[str]) -> list[str]:
